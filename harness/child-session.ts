@@ -1,0 +1,165 @@
+// One child process running learner code, seen from the parent: it starts it, sends it one case at a
+// time, and kills it when a deadline passes or its memory grows past the cap. Whatever the learner's
+// code does — loop forever, allocate without end, call process.exit — this side survives it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { ChildMessage, ParentMessage } from './child/serve.ts';
+import type { CaseInfo, CaseResult } from './outcome.ts';
+
+/** V8's heap cap for learner code. A reference solution peaks far below this. */
+export const HEAP_LIMIT_MB = 256;
+/** Resident memory cap, which also catches off-heap allocations such as huge ArrayBuffers. */
+export const RSS_LIMIT_MB = 512;
+const RSS_POLL_MS = 40;
+/** How long a child may take to start and load the learner's module. */
+export const LOAD_DEADLINE_MS = 4000;
+/** Output kept from learner code; beyond this it is dropped. */
+const OUTPUT_CAP = 16_384;
+
+export type LoadOutcome =
+  | { kind: 'ready'; cases: CaseInfo[] }
+  | {
+      kind: 'load-failed';
+      cases: CaseInfo[];
+      status: 'compile-error' | 'runtime-error';
+      message: string;
+      stack?: string;
+    }
+  | { kind: 'died'; cases: CaseInfo[] | undefined; reason: Death };
+
+export type RunOutcome = { kind: 'result'; result: CaseResult } | { kind: 'died'; reason: Death };
+
+export type Death =
+  | { why: 'timeout' }
+  | { why: 'memory' }
+  | { why: 'exit'; code: number | null; signal: string | null };
+
+export interface SessionOptions {
+  runnerBundle: string;
+  learnerBundle: string;
+  learnerFile: string;
+  className: string;
+  /** Collects everything the child prints. */
+  output: { text: string };
+  listOnly?: boolean;
+}
+
+function residentMb(pid: number): number | undefined {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return (pages * 4096) / 1e6;
+  } catch {
+    return undefined; // not Linux, or the process is gone: the heap cap still applies
+  }
+}
+
+export class ChildSession {
+  private readonly child: ChildProcess;
+  private cases: CaseInfo[] | undefined;
+  private death: Death | undefined;
+  private exited = false;
+  private memoryExceeded = false;
+  private listener: ((message: ChildMessage) => void) | undefined;
+  private onDeath: ((death: Death) => void) | undefined;
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(private readonly options: SessionOptions) {
+    const args = [options.learnerBundle, options.learnerFile, options.className];
+    if (options.listOnly) args.push('--list');
+    this.child = fork(options.runnerBundle, args, {
+      execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--expose-gc', '--enable-source-maps'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    const collect = (chunk: Buffer): void => {
+      if (options.output.text.length < OUTPUT_CAP) options.output.text += chunk.toString('utf8');
+    };
+    this.child.stdout?.on('data', collect);
+    this.child.stderr?.on('data', collect);
+    this.child.on('message', (message: ChildMessage) => {
+      if (message.type === 'cases') this.cases = message.cases;
+      this.listener?.(message);
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exited = true;
+      clearInterval(this.poll);
+      const heapDeath = /heap out of memory|Reached heap limit|Allocation failed/.test(
+        options.output.text,
+      );
+      this.finish(
+        this.memoryExceeded || heapDeath ? { why: 'memory' } : { why: 'exit', code, signal },
+      );
+    });
+    this.poll = setInterval(() => {
+      const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+      if (rss !== undefined && rss > RSS_LIMIT_MB) {
+        this.memoryExceeded = true;
+        this.child.kill('SIGKILL');
+      }
+    }, RSS_POLL_MS);
+    this.poll.unref();
+  }
+
+  get alive(): boolean {
+    return !this.exited && this.death === undefined;
+  }
+
+  private finish(death: Death): void {
+    if (this.death === undefined) this.death = death;
+    this.onDeath?.(this.death);
+  }
+
+  /** Waits for the child to list its cases and load the learner's module. */
+  load(): Promise<LoadOutcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.kill({ why: 'timeout' }), LOAD_DEADLINE_MS);
+      const done = (outcome: LoadOutcome): void => {
+        clearTimeout(timer);
+        this.listener = undefined;
+        this.onDeath = undefined;
+        resolve(outcome);
+      };
+      this.onDeath = (reason) => done({ kind: 'died', cases: this.cases, reason });
+      this.listener = (message) => {
+        const cases = this.cases ?? [];
+        if (message.type === 'cases' && this.options.listOnly) done({ kind: 'ready', cases });
+        if (message.type === 'ready') done({ kind: 'ready', cases });
+        if (message.type === 'load-failed') {
+          done({
+            kind: 'load-failed',
+            cases,
+            status: message.status,
+            message: message.message,
+            stack: message.stack,
+          });
+        }
+      };
+    });
+  }
+
+  /** Runs one case; the child is killed if it has not answered by the deadline. */
+  run(index: number, deadlineMs: number): Promise<RunOutcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.kill({ why: 'timeout' }), deadlineMs);
+      const done = (outcome: RunOutcome): void => {
+        clearTimeout(timer);
+        this.listener = undefined;
+        this.onDeath = undefined;
+        resolve(outcome);
+      };
+      this.onDeath = (reason) => done({ kind: 'died', reason });
+      this.listener = (message) => {
+        if (message.type === 'result' && message.index === index)
+          done({ kind: 'result', result: message.result });
+      };
+      if (this.death) return done({ kind: 'died', reason: this.death });
+      this.child.send({ type: 'run', index } satisfies ParentMessage);
+    });
+  }
+
+  kill(reason?: Death): void {
+    if (reason && this.death === undefined) this.death = reason;
+    clearInterval(this.poll);
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+}

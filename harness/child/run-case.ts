@@ -1,0 +1,195 @@
+// Runs one case of a suite against the learner's class and turns what happened into a CaseResult.
+// Runs inside the judge's child process; nothing here may assume it survives the learner's code.
+import fc from 'fast-check';
+import type { CaseResult } from '../outcome.ts';
+import {
+  decode,
+  isFixed,
+  isGenerated,
+  type AnyClass,
+  fromCalls,
+  type CallSource,
+  type Case,
+  type Encoded,
+  type PropertyCase,
+  type Suite,
+} from '../suite.ts';
+import { deepEquals, drive, type DriveResult, type Equals, type Thrown } from './drive.ts';
+import { learnerStack } from './stack.ts';
+
+export const DEFAULT_TIME_LIMIT_MS = 1000;
+/** Fixed seed: a property case must fail the same way on every run. */
+export const PROPERTY_SEED = 20261129;
+/** Cases up to this many calls are shown whole. */
+const SHOW_WHOLE = 40;
+
+export interface RunContext {
+  suite: Suite;
+  learner: AnyClass;
+  className: string;
+  /** Path of the learner's source, to cut stacks down to their frames. */
+  learnerFile: string;
+}
+
+export function runCase(c: Case, ctx: RunContext): CaseResult {
+  const base: CaseResult = {
+    name: c.name,
+    tier: c.tier,
+    trap: c.trap,
+    hint: c.hint ?? null,
+    status: 'passed',
+    ms: 0,
+  };
+  const equals = ctx.suite.equals ?? deepEquals;
+  if (!isFixed(c) && !isGenerated(c)) return runProperty(c, ctx, base, equals);
+
+  const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
+  const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
+  const measure = c.retainedLimitMb !== undefined ? startMemoryMeasure() : undefined;
+  const started = performance.now();
+  const driven = drive(calls, ctx.learner, {
+    className: ctx.className,
+    equals,
+    keepAll,
+    stopAfterDivergence: !keepAll,
+  });
+  const ms = Math.round(performance.now() - started);
+  const retainedMb = measure?.(driven.instances);
+  const result: CaseResult = {
+    ...base,
+    ms,
+    input: isFixed(c) ? undefined : c.describe,
+    calls: driven.records,
+    totalCalls: driven.totalCalls,
+    divergedAt: driven.divergedAt,
+  };
+  if (retainedMb !== undefined) result.retainedMb = retainedMb;
+  return classify(result, driven, c, ctx);
+}
+
+function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunContext): CaseResult {
+  if (driven.thrown) return thrownResult(result, driven.thrown, ctx);
+  if (driven.divergedAt !== undefined) {
+    return {
+      ...result,
+      status: 'failed',
+      message: `call ${driven.divergedAt} returned a wrong value`,
+    };
+  }
+  const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  if (result.ms > limit) {
+    return {
+      ...result,
+      status: 'time-limit-exceeded',
+      message: `took ${result.ms} ms; the limit is ${limit} ms`,
+    };
+  }
+  if (c.retainedLimitMb !== undefined && (result.retainedMb ?? 0) > c.retainedLimitMb) {
+    return {
+      ...result,
+      status: 'memory-limit-exceeded',
+      message: `keeps ${result.retainedMb} MB after the calls; the limit is ${c.retainedLimitMb} MB`,
+    };
+  }
+  return result;
+}
+
+function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): CaseResult {
+  const error = thrown.error;
+  const message =
+    error instanceof Error
+      ? `${error.name}: ${error.message}`
+      : `threw a non-Error: ${String(error)}`;
+  return {
+    ...result,
+    status: 'runtime-error',
+    message,
+    notImplemented: thrown.notImplemented || undefined,
+    stack: error instanceof Error ? learnerStack(error, ctx.learnerFile) : undefined,
+  };
+}
+
+/** Returns a function that reports, after a full GC, how many MB the given objects keep alive. */
+function startMemoryMeasure(): (keep: object[]) => number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('memory is measured only with --expose-gc');
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  return (keep) => {
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    // Touch the instances after measuring so V8 cannot free them early.
+    if (keep.length < 0) throw new Error('unreachable');
+    return Math.max(0, Math.round(((after - before) / 1e6) * 100) / 100);
+  };
+}
+
+/** Runs the reference over a call sequence to learn what each call should return. */
+function withExpected(encoded: Encoded, ctx: RunContext): Encoded {
+  const expected: unknown[] = [];
+  const instances: object[] = [];
+  for (const [i, call] of decode(encoded).entries()) {
+    const target = call.target ?? 0;
+    try {
+      if (call.method === ctx.className) {
+        instances[target] = new (ctx.suite.reference as new (...a: unknown[]) => object)(
+          ...call.args,
+        );
+        expected[i] = null;
+      } else {
+        const instance = instances[target] as Record<string, (...a: unknown[]) => unknown>;
+        expected[i] = instance[call.method]?.call(instance, ...call.args) ?? null;
+      }
+    } catch (error) {
+      expected[i] = { throws: error instanceof Error ? error.name : 'Error' };
+    }
+  }
+  return { ...encoded, expected };
+}
+
+function runProperty(
+  c: PropertyCase,
+  ctx: RunContext,
+  base: CaseResult,
+  equals: Equals,
+): CaseResult {
+  const options = { className: ctx.className, equals, keepAll: true, stopAfterDivergence: false };
+  const started = performance.now();
+  const outcome = fc.check(
+    fc.property(c.property.calls, (encoded) => {
+      const withAnswers = withExpected(encoded, ctx);
+      const driven = drive(fromCalls(decode(withAnswers)), ctx.learner, options);
+      return driven.divergedAt === undefined && driven.thrown === undefined;
+    }),
+    { seed: PROPERTY_SEED, numRuns: c.property.numRuns ?? 100 },
+  );
+  const ms = Math.round(performance.now() - started);
+  if (!outcome.failed || !outcome.counterexample) return { ...base, ms };
+
+  // Replay the shrunk counterexample to show it call by call.
+  const minimal = withExpected(outcome.counterexample[0], ctx);
+  const driven = drive(fromCalls(decode(minimal)), ctx.learner, options);
+  const result: CaseResult = {
+    ...base,
+    ms,
+    input: `minimal counterexample after ${outcome.numShrinks} shrinks`,
+    calls: driven.records,
+    totalCalls: driven.totalCalls,
+    divergedAt: driven.divergedAt,
+  };
+  if (driven.thrown) return thrownResult(result, driven.thrown, ctx);
+  if (driven.divergedAt === undefined) {
+    // The failure did not replay: the class depends on state outside the instance.
+    return {
+      ...result,
+      status: 'failed',
+      message:
+        'failed on a random sequence but not when replayed alone: state leaks between instances',
+    };
+  }
+  return {
+    ...result,
+    status: 'failed',
+    message: `a random call sequence disagrees with the reference`,
+  };
+}

@@ -1,0 +1,183 @@
+// Judges one solution file against one problem's suite. Learner code runs in a child process; a case
+// that hangs, eats memory or kills its process costs only that case, and the next case gets a fresh
+// child. Every case runs (within the problem's time budget) so the report names every trap.
+import { rmSync } from 'node:fs';
+import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
+import { compileLearner, compileRunner, scratchFile } from './compile.ts';
+import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
+import type { Problem } from './problems.ts';
+import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
+
+/** Wall time one problem may take in all; cases not reached by then are skipped. */
+export const PROBLEM_BUDGET_MS = 6000;
+
+export interface JudgeOptions {
+  problem: Problem;
+  solutionFile: string;
+  /** Called as each case finishes, in the order they run (examples, core, follow-ups). */
+  onCase?: (result: CaseResult) => void;
+  budgetMs?: number;
+}
+
+/** A case is killed once it overruns its limit by half again plus a little, for a busy machine. */
+export function killDeadline(timeLimitMs: number): number {
+  return Math.round(timeLimitMs * 1.5 + 250);
+}
+
+const runnerBundles = new Map<string, Promise<string>>();
+
+/** The runner bundle for a suite is built once per process. */
+function runnerFor(problem: Problem): Promise<string> {
+  let bundle = runnerBundles.get(problem.suiteFile);
+  if (!bundle) {
+    const outfile = scratchFile(`runner-${problem.dir}`);
+    bundle = compileRunner(problem.suiteFile, outfile).then(() => outfile);
+    runnerBundles.set(problem.suiteFile, bundle);
+  }
+  return bundle;
+}
+
+function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' | 'message'> {
+  switch (death.why) {
+    case 'timeout':
+      return {
+        status: 'time-limit-exceeded',
+        message: `no answer within ${info.timeLimitMs} ms (stopped after ${killDeadline(info.timeLimitMs)} ms)`,
+      };
+    case 'memory':
+      return { status: 'memory-limit-exceeded', message: 'the process ran out of memory' };
+    case 'exit':
+      return {
+        status: 'runtime-error',
+        message: `the process ended (${death.signal ?? `exit code ${death.code}`}) during this case; a solution must not exit or crash its process`,
+      };
+  }
+}
+
+/** The verdict and message when the learner's module never became ready. */
+function loadFailure(
+  loaded: Exclude<LoadOutcome, { kind: 'ready' }>,
+): Pick<ProblemReport, 'verdict' | 'message'> {
+  if (loaded.kind === 'load-failed') {
+    const message = loaded.message + (loaded.stack ? `\n${loaded.stack}` : '');
+    return {
+      verdict: loaded.status === 'compile-error' ? 'compile-error' : 'runtime-error',
+      message,
+    };
+  }
+  if (loaded.reason.why === 'timeout') {
+    return {
+      verdict: 'time-limit-exceeded',
+      message: 'the solution file did not finish loading: is there a loop at its top level?',
+    };
+  }
+  if (loaded.reason.why === 'memory') {
+    return {
+      verdict: 'memory-limit-exceeded',
+      message: 'the process ran out of memory while loading the solution',
+    };
+  }
+  return { verdict: 'runtime-error', message: 'the process ended while loading the solution' };
+}
+
+function blank(info: CaseInfo, status: CaseResult['status'], message: string): CaseResult {
+  return {
+    name: info.name,
+    tier: info.tier,
+    trap: info.trap,
+    hint: info.hint,
+    status,
+    ms: 0,
+    message,
+  };
+}
+
+function report(
+  problem: Problem,
+  results: CaseResult[],
+  started: number,
+  output: string,
+  extra: Partial<ProblemReport> = {},
+): ProblemReport {
+  return {
+    dir: problem.dir,
+    verdict: decideVerdict(results),
+    cases: results,
+    followUps: countFollowUps(results),
+    output,
+    ms: Math.round(performance.now() - started),
+    ...extra,
+  };
+}
+
+export async function judge(options: JudgeOptions): Promise<ProblemReport> {
+  const { problem, solutionFile } = options;
+  const budget = options.budgetMs ?? PROBLEM_BUDGET_MS;
+  const started = performance.now();
+  const output = { text: '' };
+  const learnerBundle = scratchFile(`learner-${problem.dir}`);
+  try {
+    const [compiled, runnerBundle] = await Promise.all([
+      compileLearner(solutionFile, learnerBundle),
+      runnerFor(problem),
+    ]);
+    const sessionOptions = {
+      runnerBundle,
+      learnerBundle,
+      learnerFile: solutionFile,
+      className: problem.className,
+      output,
+    };
+
+    if (!compiled.ok) {
+      const listed = await new ChildSession({ ...sessionOptions, listOnly: true }).load();
+      const skipped = byTier(listed.cases ?? []).map((info) =>
+        blank(info, 'skipped', 'not run: the solution does not compile'),
+      );
+      return {
+        ...report(problem, skipped, started, ''),
+        verdict: 'compile-error',
+        message: compiled.message,
+      };
+    }
+
+    let session = new ChildSession(sessionOptions);
+    const loaded: LoadOutcome = await session.load();
+    const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
+    if (loaded.kind !== 'ready') {
+      session.kill();
+      const results = cases.map((info) =>
+        blank(info, 'skipped', 'not run: the solution failed to load'),
+      );
+      return { ...report(problem, results, started, output.text), ...loadFailure(loaded) };
+    }
+
+    const results: CaseResult[] = [];
+    for (const info of cases) {
+      let result: CaseResult;
+      if (performance.now() - started > budget) {
+        result = blank(
+          info,
+          'skipped',
+          `not run: the problem's ${budget / 1000} s budget was spent`,
+        );
+      } else {
+        if (!session.alive) {
+          session = new ChildSession(sessionOptions);
+          await session.load();
+        }
+        const outcome = await session.run(info.index, killDeadline(info.timeLimitMs));
+        result =
+          outcome.kind === 'result'
+            ? outcome.result
+            : { ...blank(info, 'passed', ''), ...describeDeath(outcome.reason, info) };
+      }
+      results.push(result);
+      options.onCase?.(result);
+    }
+    session.kill();
+    return report(problem, results, started, output.text);
+  } finally {
+    rmSync(learnerBundle, { force: true });
+  }
+}

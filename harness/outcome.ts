@@ -1,0 +1,76 @@
+// What judging produces: one result per case, and a report per problem. Shared by the child that
+// runs learner code and the parent that decides verdicts, so everything here must survive IPC.
+import type { Tier } from './suite.ts';
+
+export type CaseStatus =
+  | 'passed'
+  | 'failed'
+  | 'time-limit-exceeded'
+  | 'memory-limit-exceeded'
+  | 'runtime-error'
+  | 'skipped';
+
+export type Verdict =
+  | 'accepted'
+  | 'wrong-answer'
+  | 'time-limit-exceeded'
+  | 'memory-limit-exceeded'
+  | 'runtime-error'
+  | 'compile-error'
+  | 'not-started';
+
+/** One call as it happened; values are already formatted, since learner values may not be cloneable. */
+export interface CallRecord {
+  index: number;
+  method: string;
+  args: string;
+  expected: string;
+  actual: string;
+  ok: boolean;
+}
+
+export interface CaseResult {
+  name: string;
+  tier: Tier;
+  trap: string | null;
+  hint: string | null;
+  status: CaseStatus;
+  ms: number;
+  /** One line saying what went wrong, when something did. */
+  message?: string;
+  /** For hidden cases: a summary of the input (a generated input may be far too long to show). */
+  input?: string;
+  /** The calls to show: all of a short case, or a window around the first divergence. */
+  calls?: CallRecord[];
+  totalCalls?: number;
+  /** Index of the first call whose result differed (or that threw). */
+  divergedAt?: number;
+  /** Learner stack frames only. */
+  stack?: string;
+  retainedMb?: number;
+  /** The learner's code threw the stub's "Not implemented" error. */
+  notImplemented?: boolean;
+}
+
+export interface ProblemReport {
+  dir: string;
+  verdict: Verdict;
+  /** For compile errors and failures to load: what and where. */
+  message?: string;
+  cases: CaseResult[];
+  followUps: { passed: number; total: number };
+  /** What the learner's code printed, shortened. */
+  output: string;
+  ms: number;
+}
+
+/** What the parent knows of a case before it runs: enough to drive it and to report it skipped. */
+export interface CaseInfo {
+  name: string;
+  tier: Tier;
+  trap: string | null;
+  hint: string | null;
+  timeLimitMs: number;
+}
+
+export const NOT_IMPLEMENTED_PREFIX = 'Not implemented';

@@ -1,0 +1,161 @@
+// Hidden suite for 933. Examples must match the statement (a test checks it); hidden cases each aim
+// at one trap and carry a hint that points at the idea without giving the code.
+import fc from 'fast-check';
+import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { RecentCounter } from './solution.ts';
+
+/** One counter (default window unless given) pinged at each time, expecting the given counts. */
+function pinged(times: number[], counts: number[], window?: number): Encoded {
+  return {
+    methods: ['RecentCounter', ...times.map(() => 'ping')],
+    args: [window === undefined ? [] : [window], ...times.map((t) => [t])],
+    expected: [null, ...counts],
+  };
+}
+
+/** The same, with the reference's answers: for inputs too long to work out by hand. */
+function pings(times: number[], window?: number): Encoded {
+  const counter = new RecentCounter(window);
+  return pinged(
+    times,
+    times.map((t) => counter.ping(t)),
+    window,
+  );
+}
+
+/** Random call sequences: one counter, times drawn as gaps so they never go backwards. */
+function randomPings(options: {
+  minGap: number;
+  maxGap: number;
+  window: boolean;
+}): fc.Arbitrary<Encoded> {
+  return fc
+    .record({
+      window: options.window
+        ? fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined })
+        : fc.constant(undefined),
+      gaps: fc.array(fc.integer({ min: options.minGap, max: options.maxGap }), {
+        minLength: 1,
+        maxLength: 40,
+      }),
+    })
+    .map(({ window, gaps }) => {
+      let t = 0;
+      return pinged(
+        gaps.map((gap) => (t += gap)),
+        [],
+        window,
+      );
+    });
+}
+
+const SCALE_PINGS = 2_000_000;
+const SCALE_WINDOW = 1_000_000;
+
+export default defineSuite({
+  reference: RecentCounter,
+  cases: [
+    {
+      name: 'statement example',
+      tier: 'example',
+      trap: null,
+      methods: ['RecentCounter', 'ping', 'ping', 'ping', 'ping'],
+      args: [[], [1], [100], [3001], [3002]],
+      expected: [null, 1, 2, 3, 3],
+    },
+    {
+      name: 'ping on the cutoff',
+      tier: 'core',
+      trap: 'inclusive-boundary',
+      hint: 'The range [t - 3000, t] includes both ends. A ping exactly 3000 ms old still counts; check the comparison that expires pings.',
+      ...pinged([1, 3001, 3002, 6002, 6003], [1, 2, 2, 2, 2]),
+    },
+    {
+      name: 'one ping after a long silence',
+      tier: 'core',
+      trap: 'idle-gap-drain',
+      hint: 'After a long quiet spell, a single ping may have to expire many old ones at once, not just one.',
+      ...pinged(
+        [...Array.from({ length: 50 }, (_, i) => i + 1), 1_000_000, 1_000_001],
+        [...Array.from({ length: 50 }, (_, i) => i + 1), 1, 2],
+      ),
+    },
+    {
+      name: 'expiry from the old end',
+      tier: 'core',
+      trap: 'expire-oldest',
+      hint: 'Pings leave the window in the order they arrived. Which end of your queue holds the oldest one, and which end do you remove from?',
+      ...pinged([1, 2000, 4000, 5000, 7001], [1, 2, 2, 3, 2]),
+    },
+    {
+      name: 'two counters interleaved',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each counter must keep its own history. Is any of your state shared by every instance?',
+      methods: ['RecentCounter', 'RecentCounter', 'ping', 'ping', 'ping', 'ping', 'ping'],
+      args: [[], [], [1], [2], [3], [4], [5000]],
+      targets: [0, 1, 0, 1, 0, 1, 1],
+      expected: [null, null, 1, 1, 2, 2, 1],
+    },
+    {
+      name: '10^4 pings with mixed gaps',
+      tier: 'core',
+      trap: 'max-input',
+      hint: 'The largest input LeetCode allows, with bursts and pauses. Check the edge cases again.',
+      ...pings(
+        (() => {
+          let t = 0;
+          return Array.from(
+            { length: 10_000 },
+            (_, i) => (t += i % 97 === 0 ? 2999 + (i % 3) : 1 + (i % 7)),
+          );
+        })(),
+      ),
+    },
+    {
+      name: 'random pings against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of pings disagrees with the reference; the counterexample shows the smallest one found.',
+      property: { calls: randomPings({ minGap: 1, maxGap: 4000, window: false }) },
+    },
+    {
+      name: 'several pings at the same time',
+      tier: 'follow-up',
+      trap: 'equal-timestamps',
+      hint: 'Follow-up: two requests can share a timestamp. Each one is a separate request and counts on its own.',
+      ...pinged([5, 5, 5, 3005, 3006, 3006], [1, 2, 3, 4, 2, 3]),
+    },
+    {
+      name: 'window of 5',
+      tier: 'follow-up',
+      trap: 'custom-window',
+      hint: 'Follow-up: the constructor may be given another window. Use it everywhere the window matters.',
+      ...pinged([1, 3, 6, 8, 11], [1, 2, 3, 3, 3], 5),
+    },
+    {
+      name: '2·10^6 pings, window 10^6',
+      tier: 'follow-up',
+      trap: 'scale',
+      hint: 'Follow-up: a million pings stay in the window. Removing the oldest must cost O(1), whatever the queue length; some built-in array methods do not.',
+      describe: `RecentCounter(${SCALE_WINDOW}), then ping(1), ping(2), …, ping(${SCALE_PINGS})`,
+      timeLimitMs: 1000,
+      generate(emit) {
+        emit({ method: 'RecentCounter', args: [SCALE_WINDOW], expected: null });
+        const call = { method: 'ping', args: [0], expected: 0 };
+        for (let t = 1; t <= SCALE_PINGS; t++) {
+          call.args[0] = t;
+          call.expected = Math.min(t, SCALE_WINDOW + 1);
+          emit(call);
+        }
+      },
+    },
+    {
+      name: 'random pings, shared timestamps and small windows',
+      tier: 'follow-up',
+      trap: 'random-follow-up',
+      hint: 'Follow-up: a random sequence with repeated timestamps and custom windows disagrees with the reference.',
+      property: { calls: randomPings({ minGap: 0, maxGap: 60, window: true }) },
+    },
+  ],
+});
