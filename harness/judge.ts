@@ -16,6 +16,8 @@ export interface JudgeOptions {
   solutionFile: string;
   /** Called as each case finishes, in the order they run (examples, core, follow-ups). */
   onCase?: (result: CaseResult) => void;
+  /** Called once the example and core cases are done, before any follow-up runs. */
+  onDecided?: (verdict: ProblemReport['verdict']) => void;
   budgetMs?: number;
 }
 
@@ -153,7 +155,13 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     }
 
     const results: CaseResult[] = [];
+    let decided = false;
+    const decide = (): void => {
+      if (!decided) options.onDecided?.(decideVerdict(results));
+      decided = true;
+    };
     for (const info of cases) {
+      if (info.tier === 'follow-up') decide();
       let result: CaseResult;
       if (performance.now() - started > budget) {
         result = blank(
@@ -175,6 +183,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
       results.push(result);
       options.onCase?.(result);
     }
+    decide();
     session.kill();
     return report(problem, results, started, output.text);
   } finally {

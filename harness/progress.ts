@@ -1,0 +1,100 @@
+// The learner's progress: one JSON file, keyed by problem folder name. Writes are atomic (temporary
+// file, then rename), and a file that cannot be read is moved aside rather than lost or trusted.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ProblemReport, Verdict } from './outcome.ts';
+import { STATE_DIR } from './paths.ts';
+
+export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
+
+export interface ProblemProgress {
+  firstAttempted: string;
+  firstAccepted: string | null;
+  lastAttempted: string;
+  attempts: number;
+  bestVerdict: Verdict;
+  followUpsPassed: number;
+  followUpsTotal: number;
+}
+
+export interface Progress {
+  version: 1;
+  problems: Record<string, ProblemProgress>;
+}
+
+/** Lower is better: how far a verdict got. */
+const RANK: Record<Verdict, number> = {
+  accepted: 0,
+  'wrong-answer': 1,
+  'time-limit-exceeded': 1,
+  'memory-limit-exceeded': 1,
+  'runtime-error': 1,
+  'compile-error': 2,
+  'not-started': 3,
+};
+
+export function emptyProgress(): Progress {
+  return { version: 1, problems: {} };
+}
+
+function isProgress(value: unknown): value is Progress {
+  const v = value as Progress;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.version === 1 &&
+    typeof v.problems === 'object' &&
+    v.problems !== null &&
+    Object.values(v.problems).every(
+      (p) =>
+        typeof p === 'object' &&
+        p !== null &&
+        typeof p.attempts === 'number' &&
+        p.bestVerdict in RANK,
+    )
+  );
+}
+
+/** Reads progress; a corrupt file is moved aside (with a warning) and an empty record returned. */
+export function loadProgress(warn: (message: string) => void, file = PROGRESS_FILE): Progress {
+  if (!existsSync(file)) return emptyProgress();
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (isProgress(parsed)) return parsed;
+    throw new Error('unexpected shape');
+  } catch (error) {
+    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(file, aside);
+    warn(
+      `warning: ${file} could not be read (${(error as Error).message}); moved it to ${aside} and started afresh`,
+    );
+    return emptyProgress();
+  }
+}
+
+export function saveProgress(progress: Progress, file = PROGRESS_FILE): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(progress, null, 2)}\n`);
+  renameSync(temporary, file);
+}
+
+export function recordReport(progress: Progress, report: ProblemReport, now = new Date()): void {
+  const at = now.toISOString();
+  const previous = progress.problems[report.dir];
+  const accepted = report.verdict === 'accepted';
+  const better = !previous || RANK[report.verdict] < RANK[previous.bestVerdict];
+  progress.problems[report.dir] = {
+    firstAttempted: previous?.firstAttempted ?? at,
+    firstAccepted: previous?.firstAccepted ?? (accepted ? at : null),
+    lastAttempted: at,
+    attempts: (previous?.attempts ?? 0) + (report.verdict === 'not-started' ? 0 : 1),
+    bestVerdict: better ? report.verdict : previous.bestVerdict,
+    followUpsPassed: Math.max(previous?.followUpsPassed ?? 0, report.followUps.passed),
+    followUpsTotal: report.followUps.total,
+  };
+}
+
+export function isSolved(progress: Progress, dir: string): boolean {
+  return progress.problems[dir]?.bestVerdict === 'accepted';
+}

@@ -1,0 +1,156 @@
+// Turns a ProblemReport into what the learner reads in a terminal: the verdict, then each case that
+// did not pass with what it teaches, then the follow-ups, then what their code printed.
+import type { CallRecord, CaseResult, CaseStatus, ProblemReport, Verdict } from './outcome.ts';
+import type { Problem } from './problems.ts';
+import type { Style } from './style.ts';
+
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  accepted: 'Accepted',
+  'wrong-answer': 'Wrong Answer',
+  'time-limit-exceeded': 'Time Limit Exceeded',
+  'memory-limit-exceeded': 'Memory Limit Exceeded',
+  'runtime-error': 'Runtime Error',
+  'compile-error': 'Compile Error',
+  'not-started': 'Not Started',
+};
+
+const STATUS_LABEL: Record<CaseStatus, string> = {
+  passed: 'passed',
+  failed: 'wrong answer',
+  'time-limit-exceeded': 'time limit exceeded',
+  'memory-limit-exceeded': 'memory limit exceeded',
+  'runtime-error': 'runtime error',
+  skipped: 'skipped',
+};
+
+/** Lines of learner output shown at most. */
+const OUTPUT_LINES = 12;
+
+export function paintVerdict(verdict: Verdict, style: Style): string {
+  const label = VERDICT_LABEL[verdict];
+  if (verdict === 'accepted') return style.green(style.bold(label));
+  if (verdict === 'not-started') return style.yellow(label);
+  return style.red(style.bold(label));
+}
+
+export function deciding(report: ProblemReport): CaseResult[] {
+  return report.cases.filter((c) => c.tier !== 'follow-up');
+}
+
+export function casesPassed(report: ProblemReport): { passed: number; total: number } {
+  const cases = deciding(report);
+  return { passed: cases.filter((c) => c.status === 'passed').length, total: cases.length };
+}
+
+export function headline(problem: Problem, report: ProblemReport, style: Style): string {
+  const cases = casesPassed(report);
+  const f = report.followUps;
+  return (
+    `${style.bold(`${problem.id} · ${problem.title}`)} — ${paintVerdict(report.verdict, style)}` +
+    style.dim(
+      `  (cases ${cases.passed}/${cases.total} · follow-ups ${f.passed}/${f.total} · ${report.ms} ms)`,
+    )
+  );
+}
+
+function callLine(call: CallRecord, diverged: boolean, style: Style): string {
+  const text = `${call.method}(${call.args})`;
+  const mark = diverged ? style.red('→') : ' ';
+  const actual = call.ok ? call.actual : style.red(call.actual);
+  return `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${call.expected.padEnd(14)} ${actual}`;
+}
+
+/** The calls of a case with expected against actual and the first difference marked. */
+export function callTable(result: CaseResult, style: Style): string[] {
+  const calls = result.calls ?? [];
+  if (calls.length === 0) return [];
+  const lines = [style.dim(`       #  ${'call'.padEnd(28)} ${'expected'.padEnd(14)} actual`)];
+  let previous: number | undefined;
+  for (const call of calls) {
+    if (previous !== undefined && call.index > previous + 1) lines.push(style.dim('         …'));
+    else if (previous === undefined && call.index > 0)
+      lines.push(style.dim(`         … ${call.index} calls before`));
+    lines.push(callLine(call, call.index === result.divergedAt, style));
+    previous = call.index;
+  }
+  const total = result.totalCalls ?? calls.length;
+  const last = calls[calls.length - 1];
+  if (last && last.index < total - 1)
+    lines.push(style.dim(`         … (stopped here; ${total} calls run)`));
+  return lines;
+}
+
+function describeCase(result: CaseResult, reveal: boolean, style: Style): string[] {
+  const trap = result.trap ? style.dim(` [${result.trap}]`) : '';
+  const status =
+    result.status === 'skipped'
+      ? style.dim(STATUS_LABEL.skipped)
+      : style.red(STATUS_LABEL[result.status]);
+  const lines = [`${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${status}`];
+  if (result.message) lines.push(`  ${result.message}`);
+  if (result.stack) lines.push(...result.stack.split('\n').map((l) => style.dim(`    ${l}`)));
+  const hidden = result.tier !== 'example';
+  if (hidden && result.hint) lines.push(`  ${style.yellow('Hint:')} ${result.hint}`);
+  const showCalls = !hidden || reveal || result.input?.startsWith('minimal counterexample');
+  if (showCalls) {
+    if (result.input) lines.push(style.dim(`  input: ${result.input}`));
+    lines.push(...callTable(result, style));
+  } else if (result.calls && result.calls.length > 0) {
+    lines.push(style.dim('  (run with --reveal to see its input, expected and actual)'));
+  }
+  return lines;
+}
+
+function shortenOutput(output: string): string[] {
+  const lines = output.trimEnd().split('\n');
+  if (lines.length <= OUTPUT_LINES) return lines;
+  return [...lines.slice(0, OUTPUT_LINES), `… ${lines.length - OUTPUT_LINES} more lines`];
+}
+
+/** The full report of one problem, as printed by `kata` (and by `grade` for a single problem). */
+export function formatReport(
+  problem: Problem,
+  report: ProblemReport,
+  options: { reveal: boolean; style: Style },
+): string {
+  const { style, reveal } = options;
+  const lines = [headline(problem, report, style)];
+  if (report.message) lines.push('', ...report.message.split('\n').map((l) => `  ${l}`));
+  if (report.verdict === 'not-started') {
+    lines.push('', `  Open the stub and replace the "Not implemented" errors with your solution.`);
+  }
+  const failing = deciding(report).filter((c) => c.status !== 'passed');
+  if (
+    report.verdict !== 'not-started' &&
+    report.verdict !== 'compile-error' &&
+    failing.length > 0
+  ) {
+    lines.push('');
+    for (const result of failing) lines.push(...describeCase(result, reveal, style), '');
+  }
+  const followUps = report.cases.filter((c) => c.tier === 'follow-up');
+  if (
+    followUps.length > 0 &&
+    report.verdict !== 'not-started' &&
+    report.verdict !== 'compile-error'
+  ) {
+    lines.push(style.bold(`Follow-ups ${report.followUps.passed}/${report.followUps.total}`));
+    for (const result of followUps) {
+      if (result.status === 'passed') {
+        lines.push(
+          `${style.green('✓')} ${result.name}${style.dim(` [${result.trap}] ${result.ms} ms`)}`,
+        );
+      } else {
+        lines.push(...describeCase(result, reveal, style));
+      }
+    }
+  }
+  if (report.output.trim()) {
+    lines.push(
+      '',
+      style.bold('Your code printed (shortened):'),
+      ...shortenOutput(report.output).map((l) => style.dim(`  ${l}`)),
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,128 @@
+// `npm run grade [problem...] [--dir DIR] [--json] [--reveal]`: judges every problem (or those named)
+// and prints a table and a summary; records progress unless grading solutions kept elsewhere.
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { judge } from '../../harness/judge.ts';
+import type { ProblemReport } from '../../harness/outcome.ts';
+import { loadProblems, type Problem } from '../../harness/problems.ts';
+import { loadProgress, recordReport, saveProgress } from '../../harness/progress.ts';
+import { casesPassed, formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/report.ts';
+import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
+import { mapConcurrent } from '../lib/pool.ts';
+
+const fit = (text: string, width: number): string =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+
+function tableRow(cells: string[], widths: number[]): string {
+  return cells
+    .map((cell, i) => fit(cell, widths[i] as number))
+    .join(' ')
+    .trimEnd();
+}
+
+const WIDTHS = [12, 20, 6, 21, 5, 5, 5];
+
+function table(graded: { problem: Problem; report: ProblemReport }[], io: IO): string[] {
+  const header = tableRow(
+    ['problem', 'title', 'level', 'verdict', 'cases', 'f-ups', 'time'],
+    WIDTHS,
+  );
+  const lines = [io.style.bold(header)];
+  for (const { problem, report } of graded) {
+    const cases = casesPassed(report);
+    const label = VERDICT_LABEL[report.verdict];
+    // Pad the verdict before colouring it, so escape codes do not upset the column widths.
+    const verdict =
+      paintVerdict(report.verdict, io.style) + ' '.repeat((WIDTHS[3] as number) - label.length);
+    const before = tableRow([problem.id, problem.title, problem.difficulty], WIDTHS.slice(0, 3));
+    const after = tableRow(
+      [
+        `${cases.passed}/${cases.total}`,
+        `${report.followUps.passed}/${report.followUps.total}`,
+        `${(report.ms / 1000).toFixed(1)}s`,
+      ],
+      WIDTHS.slice(4),
+    );
+    lines.push(`${before} ${verdict} ${after}`);
+  }
+  return lines;
+}
+
+function toJson(graded: { problem: Problem; report: ProblemReport }[]): string {
+  return JSON.stringify({
+    problems: graded.map(({ problem, report }) => ({
+      id: problem.id,
+      dir: problem.dir,
+      title: problem.title,
+      verdict: report.verdict,
+      followUps: report.followUps,
+      cases: report.cases.map((c) => ({
+        name: c.name,
+        tier: c.tier,
+        trap: c.trap,
+        status: c.status,
+        ms: c.ms,
+      })),
+    })),
+  });
+}
+
+export async function grade(argv: string[], io: IO): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    dir: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    reveal: { type: 'boolean', default: false },
+  });
+  const all = loadProblems();
+  let chosen = positionals.length > 0 ? positionals.map((name) => resolveProblem(all, name)) : all;
+  let fileOf = (problem: Problem): string => problem.stubFile;
+  if (values.dir !== undefined) {
+    const dir = path.resolve(values.dir);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UsageError(`--dir ${values.dir} is not a directory`);
+    fileOf = (problem) => path.join(dir, problem.dir, 'solution.ts');
+    chosen = chosen.filter((problem) => existsSync(fileOf(problem)));
+    if (chosen.length === 0) {
+      throw new UsageError(
+        `--dir ${values.dir} holds no <problem-dir>/solution.ts (e.g. ${all[0]?.dir}/solution.ts)`,
+      );
+    }
+  }
+
+  const started = performance.now();
+  const reports = await mapConcurrent(chosen, availableParallelism(), (problem) =>
+    judge({ problem, solutionFile: fileOf(problem) }),
+  );
+  const graded = chosen.map((problem, i) => ({ problem, report: reports[i] as ProblemReport }));
+
+  if (values.dir === undefined) {
+    const progress = loadProgress(io.err);
+    for (const { report } of graded) recordReport(progress, report);
+    saveProgress(progress);
+  }
+  const solved = graded.filter((g) => g.report.verdict === 'accepted').length;
+  if (values.json) {
+    io.out(toJson(graded));
+  } else {
+    io.out(table(graded, io).join('\n'));
+    const followUps = graded.reduce((sum, g) => sum + g.report.followUps.passed, 0);
+    const followUpsTotal = graded.reduce((sum, g) => sum + g.report.followUps.total, 0);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    io.out(
+      `\nSolved ${solved}/${graded.length} · follow-ups ${followUps}/${followUpsTotal} · ${seconds} s`,
+    );
+    if (values.reveal) {
+      for (const { problem, report } of graded) {
+        if (report.verdict !== 'accepted' || report.followUps.passed < report.followUps.total) {
+          io.out(`\n${formatReport(problem, report, { reveal: true, style: io.style })}`);
+        }
+      }
+    } else if (solved < graded.length) {
+      io.out(
+        io.style.dim('Details: npm run kata <problem> (add --reveal to see hidden failing cases).'),
+      );
+    }
+  }
+  return solved === graded.length ? 0 : 1;
+}

@@ -1,0 +1,247 @@
+// Hidden suite for 359. Examples must match the statement (a test checks it); hidden cases each aim
+// at one trap and carry a hint that points at the idea without giving the code.
+import fc from 'fast-check';
+import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { Logger } from './solution.ts';
+
+/** One call: shouldPrintMessage(timestamp, message), and what it must return. */
+type Step = [timestamp: number, message: string, prints: boolean];
+
+/** One logger driven through the steps, in order. */
+function logger(steps: Step[]): Encoded {
+  return {
+    methods: ['Logger', ...steps.map(() => 'shouldPrintMessage')],
+    args: [[], ...steps.map(([timestamp, message]) => [timestamp, message])],
+    expected: [null, ...steps.map(([, , prints]) => prints)],
+  };
+}
+
+/** The same, with the reference's answers: for inputs too long to work out by hand. */
+function answered(calls: Array<[timestamp: number, message: string]>): Encoded {
+  const reference = new Logger();
+  return logger(calls.map(([t, m]): Step => [t, m, reference.shouldPrintMessage(t, m)]));
+}
+
+/** Messages of every kind the core allows: 1 to 30 characters, any characters. */
+const POOL = [
+  'foo',
+  'bar',
+  'a',
+  'A',
+  ' ',
+  'foo ',
+  'Foo',
+  '0',
+  '00',
+  'null',
+  'undefined',
+  'disk full on /dev/sda1',
+  'héllo wörld',
+  'ünïcödé ✓',
+  '🚀 launched',
+  '日志',
+  'tab\there',
+  'line\nbreak',
+  'x'.repeat(30),
+  'y'.repeat(29) + 'z',
+  '[ERROR] timeout after 30s',
+  '{"level":"warn"}',
+];
+
+/** 10^4 calls: bursts in one second, gaps around ten seconds, then a jump close to 10^9. */
+function maxInput(): Array<[number, string]> {
+  const calls: Array<[number, string]> = [];
+  let t = 0;
+  for (let i = 0; i < 10_000; i++) {
+    if (i === 9_000) t = 999_990_000;
+    else if (i % 5 !== 0) t += i % 97 === 0 ? 9 + (i % 3) : (i * 13) % 4;
+    calls.push([t, POOL[(i * 7 + (i >> 3)) % POOL.length] as string]);
+  }
+  return calls;
+}
+
+/** Random call sequences on one logger: few messages, times drawn as gaps so they never go back. */
+const randomCalls: fc.Arbitrary<Encoded> = fc
+  .record({
+    start: fc.integer({ min: 0, max: 3 }),
+    steps: fc.array(
+      fc.record({
+        gap: fc.integer({ min: 0, max: 12 }),
+        message: fc.constantFrom('a', 'b', 'c', 'foo'),
+      }),
+      { minLength: 1, maxLength: 40 },
+    ),
+  })
+  .map(({ start, steps }) => {
+    let t = start;
+    return {
+      methods: ['Logger', ...steps.map(() => 'shouldPrintMessage')],
+      args: [[], ...steps.map((s) => [(t += s.gap), s.message])],
+      expected: [],
+    };
+  });
+
+// The memory case: 10^6 distinct messages, RATE per second, so about 10 × RATE are recent at once.
+const MESSAGES = 1_000_000;
+const RATE = 100;
+/** Message #j as a 6-digit string, built from two cached halves: cheap, and distinct for j < 10^6. */
+const HALVES = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0'));
+const messageNumber = (j: number): string =>
+  (HALVES[(j / 1000) | 0] as string) + (HALVES[j % 1000] as string);
+
+export default defineSuite({
+  reference: Logger,
+  cases: [
+    {
+      name: 'statement example',
+      tier: 'example',
+      trap: null,
+      methods: [
+        'Logger',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+      ],
+      args: [[], [1, 'foo'], [2, 'bar'], [3, 'foo'], [8, 'bar'], [10, 'foo'], [11, 'foo']],
+      expected: [null, true, true, false, false, false, true],
+    },
+    {
+      name: 'exactly ten seconds later',
+      tier: 'core',
+      trap: 'ten-second-boundary',
+      hint: 'A message printed at t is blocked until t + 10 and allowed again at t + 10 itself. Check the comparison on both sides of that second.',
+      ...logger([
+        [5, 'a', true],
+        [14, 'a', false],
+        [15, 'a', true],
+        [24, 'a', false],
+        [25, 'a', true],
+        [25, 'a', false],
+      ]),
+    },
+    {
+      name: 'suppressed calls in between',
+      tier: 'core',
+      trap: 'reject-keeps-clock',
+      hint: 'The ten seconds run from the last time the message was printed. A call that is refused prints nothing, so should it change anything?',
+      ...logger([
+        [1, 'foo', true],
+        [8, 'foo', false],
+        [11, 'foo', true],
+        [12, 'foo', false],
+        [20, 'foo', false],
+        [21, 'foo', true],
+      ]),
+    },
+    {
+      name: 'printed at time 0',
+      tier: 'core',
+      trap: 'timestamp-zero',
+      hint: 'Time 0 is a real time. How does your code tell "never printed" apart from "printed at 0"?',
+      ...logger([
+        [0, 'a', true],
+        [0, 'a', false],
+        [9, 'a', false],
+        [10, 'a', true],
+        [10, 'b', true],
+      ]),
+    },
+    {
+      name: 'messages named like object properties',
+      tier: 'core',
+      trap: 'prototype-keys',
+      hint: 'A message can be any string, including the name of something every JavaScript object already has. Is your store really empty when it is created?',
+      ...logger(
+        [1, 5, 11].flatMap((t) =>
+          ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'].map(
+            (message): Step => [t, message, t !== 5],
+          ),
+        ),
+      ),
+    },
+    {
+      name: 'several messages at once',
+      tier: 'core',
+      trap: 'independent-messages',
+      hint: 'Each distinct message has its own ten seconds. Printing one message says nothing about any other.',
+      ...logger([
+        [1, 'a', true],
+        [2, 'b', true],
+        [3, 'a', false],
+        [4, 'b', false],
+        [5, 'c', true],
+        [11, 'a', true],
+        [11, 'b', false],
+        [12, 'b', true],
+        [13, 'c', false],
+        [15, 'c', true],
+      ]),
+    },
+    {
+      name: 'two loggers interleaved',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each logger must keep its own history. Is any of your state shared by every instance?',
+      methods: [
+        'Logger',
+        'Logger',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+        'shouldPrintMessage',
+      ],
+      args: [[], [], [1, 'a'], [2, 'a'], [3, 'a'], [4, 'b'], [5, 'b'], [6, 'b']],
+      targets: [0, 1, 0, 1, 0, 1, 0, 1],
+      expected: [null, null, true, true, false, true, true, false],
+    },
+    {
+      name: '10^4 calls with bursts and all kinds of messages',
+      tier: 'core',
+      trap: 'max-input',
+      hint: 'The largest input LeetCode allows: bursts, gaps around ten seconds, a jump close to 10^9, and messages with spaces, digits and non-ASCII characters. Check the edge cases again.',
+      ...answered(maxInput()),
+    },
+    {
+      name: 'random calls against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
+      property: { calls: randomCalls },
+    },
+    {
+      name: '10^6 distinct messages over 10^4 seconds',
+      tier: 'follow-up',
+      trap: 'bounded-memory',
+      hint: 'Follow-up: the logger runs for a long time and most messages are never seen again. What it keeps should be bounded by the messages of the last ten seconds, and forgetting the rest must stay cheap.',
+      describe: `Logger(), then message #i (6 digits) at second floor(i / ${RATE}) for i = 0 … ${MESSAGES - 1}; once a second, message #i - ${9 * RATE} again (9 s after it printed) and #i - ${10 * RATE} (10 s after)`,
+      timeLimitMs: 2500,
+      retainedLimitMb: 2,
+      generate(emit) {
+        emit({ method: 'Logger', args: [], expected: null });
+        const call = { method: 'shouldPrintMessage', args: [0, ''], expected: true };
+        for (let i = 0; i < MESSAGES; i++) {
+          const t = (i / RATE) | 0;
+          call.args[0] = t;
+          call.args[1] = messageNumber(i);
+          call.expected = true;
+          emit(call);
+          if (i % RATE !== 0 || i < 9 * RATE) continue;
+          // Message #(i - 9·RATE) printed at t - 9 and is still blocked...
+          call.args[1] = messageNumber(i - 9 * RATE);
+          call.expected = false;
+          emit(call);
+          if (i < 10 * RATE) continue;
+          // ...and #(i - 10·RATE) printed at t - 10 (refused at t - 1) and may print again.
+          call.args[1] = messageNumber(i - 10 * RATE);
+          call.expected = true;
+          emit(call);
+        }
+      },
+    },
+  ],
+});

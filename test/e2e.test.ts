@@ -1,0 +1,212 @@
+// The real commands, run through npm on a temporary copy of the repo, as a learner would run them.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from '../harness/paths.ts';
+import { recentCounter, scratchDir } from './helpers.ts';
+
+const DIR933 = '933-number-of-recent-calls';
+let repo: string;
+
+function copyRepo(): string {
+  const target = scratchDir('e2e');
+  for (const entry of [
+    'harness',
+    'scripts',
+    'solutions',
+    'problems',
+    'package.json',
+    'tsconfig.json',
+  ]) {
+    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
+  }
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(target, 'node_modules'));
+  return target;
+}
+
+function npm(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync('npm', ['run', '--silent', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '', ...env },
+    timeout: 120_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function setSolution(source: string): void {
+  writeFileSync(path.join(repo, 'problems', DIR933, 'solution.ts'), source);
+}
+
+const reference = (): string =>
+  readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'solution.ts'), 'utf8');
+const progressFile = (): string => path.join(repo, '.kata', 'progress.json');
+
+beforeAll(() => {
+  repo = copyRepo();
+});
+
+describe('npm run grade / kata / list', () => {
+  test('an accepted solution: exit 0, the table says so, progress is recorded', () => {
+    setSolution(reference());
+    const { code, stdout } = npm(['grade', '--', '933']);
+    expect(stdout).toMatch(/933\s+Number of Recent Ca.*Accepted/);
+    expect(stdout).toMatch(/Solved 1\/1/);
+    expect(code).toBe(0);
+    const progress = JSON.parse(readFileSync(progressFile(), 'utf8'));
+    expect(progress.problems[DIR933].bestVerdict).toBe('accepted');
+    expect(progress.problems[DIR933].firstAccepted).toEqual(expect.any(String));
+  });
+
+  test('a wrong solution: Wrong Answer with the trap hint, exit 1', () => {
+    setSolution(
+      readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'wrong', 'lte-cutoff.ts'), 'utf8'),
+    );
+    const { code, stdout } = npm(['kata', '--', '933', '--once']);
+    expect(stdout).toMatch(/Wrong Answer/);
+    expect(stdout).toMatch(/\[inclusive-boundary\]/);
+    expect(stdout).toMatch(/Hint:/);
+    expect(stdout).toMatch(/→ +3 +ping\(3001\) +3 +2/);
+    expect(code).toBe(1);
+    const revealed = npm(['kata', '--', '933', '--once', '--reveal']).stdout;
+    expect(revealed).toMatch(/→ +2 +ping\(3001\) +2 +1/);
+  });
+
+  test('grade --json prints one JSON document of the documented shape', () => {
+    const { stdout } = npm(['grade', '--', '--json', '933']);
+    const parsed = JSON.parse(stdout);
+    expect(parsed.problems).toHaveLength(1);
+    expect(parsed.problems[0]).toMatchObject({ id: '933', dir: DIR933, verdict: 'wrong-answer' });
+    expect(parsed.problems[0].cases[1]).toMatchObject({
+      tier: 'core',
+      trap: 'inclusive-boundary',
+      status: 'failed',
+    });
+    expect(parsed.problems[0].cases[0].trap).toBeNull();
+  });
+
+  test('an infinite loop is a time limit and every other problem is still graded', () => {
+    setSolution(recentCounter('for (;;) {}'));
+    const { stdout } = npm(['grade', '--', '--json']);
+    const problems = JSON.parse(stdout).problems as { dir: string; verdict: string }[];
+    expect(problems.find((p) => p.dir === DIR933)?.verdict).toBe('time-limit-exceeded');
+    const catalogue = readdirSync(path.join(repo, 'solutions')).filter((d) =>
+      existsSync(path.join(repo, 'solutions', d, 'problem.json')),
+    );
+    expect(problems.length).toBe(catalogue.length);
+    for (const p of problems.filter((p) => p.dir !== DIR933)) expect(p.verdict).toBe('not-started');
+  });
+
+  test('a memory hog is a memory limit', () => {
+    setSolution(
+      recentCounter('const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t));'),
+    );
+    expect(npm(['grade', '--', '933']).stdout).toMatch(/Memory Limit Exceeded/);
+  });
+
+  test('a syntax error is a compile error with file and line', () => {
+    setSolution('export class RecentCounter {\n  ping(t: number) {\n    return t +;\n  }\n}\n');
+    const { stdout } = npm(['kata', '--', '933', '--once']);
+    expect(stdout).toMatch(/Compile Error/);
+    expect(stdout).toMatch(/solution\.ts:3:\d+/);
+  });
+
+  test('process.exit in a method is a runtime error', () => {
+    setSolution(recentCounter('process.exit(0);'));
+    const { stdout, code } = npm(['kata', '--', '933', '--once']);
+    expect(stdout).toMatch(/Runtime Error/);
+    expect(code).toBe(1);
+  });
+
+  test('bad input gets one clear line and exit code 2', () => {
+    const unknown = npm(['grade', '--', '93']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toMatch(
+      /^error: Unknown problem "93"\. Did you mean 933 .*Known problems: /,
+    );
+    expect(npm(['kata', '--', 'recent-calls']).code).toBe(2);
+    const noDir = npm(['grade', '--', '--dir', 'nowhere']);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toMatch(/--dir nowhere is not a directory/);
+    const flag = npm(['grade', '--', '--frobnicate']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/frobnicate/);
+  });
+
+  test('a corrupt progress file is moved aside with a warning', () => {
+    writeFileSync(progressFile(), '{ not json');
+    const { stderr, stdout } = npm(['list']);
+    expect(stderr).toMatch(/warning: .*progress\.json could not be read/);
+    expect(stdout).toMatch(/Number of Recent Calls/);
+    expect(
+      readdirSync(path.join(repo, '.kata')).some((f) => f.startsWith('progress.json.corrupt-')),
+    ).toBe(true);
+  });
+
+  test('grade --dir judges solutions kept elsewhere and records no progress', () => {
+    const before = existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '';
+    const { stdout } = npm(['grade', '--', '--dir', 'solutions', '--json']);
+    const problems = JSON.parse(stdout).problems as {
+      verdict: string;
+      followUps: { passed: number; total: number };
+    }[];
+    for (const p of problems) {
+      expect(p.verdict).toBe('accepted');
+      expect(p.followUps.passed).toBe(p.followUps.total);
+    }
+    expect(existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '').toBe(before);
+  });
+
+  test('kata with no argument opens the first problem not yet accepted', () => {
+    const { stdout } = npm(['kata', '--', '--once']);
+    expect(stdout).toMatch(/Your solution: problems\/933-number-of-recent-calls\/solution\.ts:1/);
+  });
+
+  test('list shows the ladder', () => {
+    const { stdout, code } = npm(['list']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/1 +933 +Number of Recent Calls +Easy/);
+  });
+
+  test('watch mode judges again on every save, including saves by rename', async () => {
+    setSolution(recentCounter('return 0;'));
+    const child = spawn('node', ['--import', 'tsx', 'scripts/kata.ts', '933', '--watch'], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let output = '';
+    const waitFor = (pattern: RegExp, from: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}: ${output}`)),
+          30_000,
+        );
+        const check = (): void => {
+          if (pattern.test(output.slice(from))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          check();
+        });
+        check();
+      });
+    await waitFor(/Watching/, 0);
+    let mark = output.length;
+    setSolution(reference());
+    await waitFor(/Accepted/, mark);
+    mark = output.length;
+    // An editor that saves by writing a temporary file and renaming it over the original.
+    const stub = path.join(repo, 'problems', DIR933, 'solution.ts');
+    writeFileSync(`${stub}.tmp`, recentCounter('return 1;'));
+    const { renameSync } = await import('node:fs');
+    renameSync(`${stub}.tmp`, stub);
+    await waitFor(/Wrong Answer/, mark);
+    child.stdin.write('q');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,145 @@
+// The judge survives whatever learner code does, and says what it did: loops, memory hogs, throws,
+// process.exit, syntax errors, missing exports, forbidden imports.
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { judge } from '../harness/judge.ts';
+import { findProblem, loadProblems } from '../harness/problems.ts';
+import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
+
+const problem = findProblem(loadProblems(), '933')!;
+const dir = scratchDir('robustness');
+
+async function judgeSource(name: string, source: string) {
+  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source) });
+}
+
+const correctPing = `
+    this.times.push(t);
+    while (this.times[0] < t - this.window) this.times.shift();
+    return this.times.length;`;
+
+describe('untrusted learner code', () => {
+  test('an infinite loop in a method is a time limit, and later cases still run', async () => {
+    const report = await judgeSource(
+      'loop-method',
+      recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
+    );
+    expect(report.verdict).toBe('time-limit-exceeded');
+    const statuses = report.cases.map((c) => c.status);
+    expect(statuses).toContain('time-limit-exceeded');
+    // The case after the hung one ran in a fresh child and passed.
+    expect(report.cases[1]?.status).toBe('passed');
+  });
+
+  test('an infinite loop in the constructor is a time limit within the problem budget', async () => {
+    const source = `export class RecentCounter { constructor() { for (;;) {} } ping(t: number) { return t; } }`;
+    const started = Date.now();
+    const report = await judgeSource('loop-ctor', source);
+    expect(report.verdict).toBe('time-limit-exceeded');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(report.cases.some((c) => c.status === 'skipped')).toBe(true);
+  });
+
+  test('a loop at the top level of the file is a time limit', async () => {
+    const report = await judgeSource('loop-top', `for (;;) {}\n${recentCounter(correctPing)}`);
+    expect(report.verdict).toBe('time-limit-exceeded');
+    expect(report.message).toMatch(/did not finish loading/);
+  });
+
+  test('unbounded allocation is a memory limit', async () => {
+    const report = await judgeSource(
+      'hog',
+      recentCounter(`const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t));`),
+    );
+    expect(report.verdict).toBe('memory-limit-exceeded');
+  });
+
+  test('process.exit in a method is a runtime error, never accepted', async () => {
+    const report = await judgeSource('exit', recentCounter(`process.exit(0);`));
+    expect(report.verdict).toBe('runtime-error');
+    expect(report.cases[0]?.message).toMatch(/process\.exit/);
+  });
+
+  test('a hard crash of the process is a runtime error', async () => {
+    const report = await judgeSource(
+      'kill',
+      recentCounter(`process.kill(process.pid, 'SIGKILL'); return 0;`),
+    );
+    expect(report.verdict).toBe('runtime-error');
+    expect(report.cases[0]?.message).toMatch(/process ended/);
+  });
+
+  test('a thrown exception is a runtime error with the stack cut to the learner file', async () => {
+    const report = await judgeSource(
+      'throws',
+      recentCounter(`throw new RangeError('boom at ' + t);`),
+    );
+    expect(report.verdict).toBe('runtime-error');
+    const first = report.cases[0]!;
+    expect(first.message).toBe('RangeError: boom at 1');
+    expect(first.stack).toMatch(/throws\.ts:\d+/);
+    expect(first.stack).not.toMatch(/harness/);
+  });
+
+  test('a syntax error is a compile error naming file and line', async () => {
+    const report = await judgeSource(
+      'syntax',
+      `export class RecentCounter {\n  ping(t: number): number {\n    return t +;\n  }\n}\n`,
+    );
+    expect(report.verdict).toBe('compile-error');
+    expect(report.message).toMatch(/syntax\.ts:3:\d+/);
+    expect(report.cases.every((c) => c.status === 'skipped')).toBe(true);
+  });
+
+  test('a missing or misnamed class is a compile error', async () => {
+    const report = await judgeSource('misnamed', `export class Counter { ping() { return 1; } }`);
+    expect(report.verdict).toBe('compile-error');
+    expect(report.message).toMatch(
+      /must export a class named RecentCounter \(it exports: Counter\)/,
+    );
+  });
+
+  test('importing the reference or the judge is a compile error saying why', async () => {
+    const spoiler = path.relative(dir, problem.referenceFile);
+    const report = await judgeSource(
+      'cheat',
+      `export { RecentCounter } from ${JSON.stringify(spoiler)};`,
+    );
+    expect(report.verdict).toBe('compile-error');
+    expect(report.message).toMatch(/solutions\/ holds the answers/);
+    const judgeFile = path.relative(
+      dir,
+      path.join(problem.referenceFile, '../../../harness/suite.ts'),
+    );
+    const report2 = await judgeSource(
+      'cheat2',
+      `import ${JSON.stringify(judgeFile)};\n${recentCounter(correctPing)}`,
+    );
+    expect(report2.message).toMatch(/judge's own code/);
+  });
+
+  test('a throw while loading the file is a runtime error', async () => {
+    const report = await judgeSource(
+      'top-throw',
+      `throw new Error('at load');\n${recentCounter(correctPing)}`,
+    );
+    expect(report.verdict).toBe('runtime-error');
+    expect(report.message).toMatch(/at load/);
+  });
+
+  test('what the learner prints is captured, not mixed into the report', async () => {
+    const report = await judgeSource(
+      'prints',
+      recentCounter(`console.log('debug', t); ${correctPing}`),
+    );
+    expect(report.verdict).toBe('accepted');
+    expect(report.output).toMatch(/debug 1/);
+  });
+
+  test('an empty budget skips the remaining cases', async () => {
+    const solutionFile = writeLearnerFile(dir, 'budget.ts', recentCounter(correctPing));
+    const report = await judge({ problem, solutionFile, budgetMs: 0 });
+    expect(report.cases.every((c) => c.status === 'skipped')).toBe(true);
+    expect(report.verdict).toBe('time-limit-exceeded');
+  });
+});

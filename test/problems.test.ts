@@ -1,0 +1,77 @@
+// Proves every hidden suite, for every problem folder found: the reference passes everything, each
+// known-wrong implementation is caught by the trap it embodies, the stub is Not Started, and the
+// statement's examples are the suite's example cases.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { judge } from '../harness/judge.ts';
+import { loadProblems } from '../harness/problems.ts';
+import { parseExamples } from '../harness/statement.ts';
+import { isFixed, type Suite } from '../harness/suite.ts';
+
+interface Expectation {
+  verdict: string;
+  trap: string;
+}
+
+for (const problem of loadProblems()) {
+  describe(problem.dir, () => {
+    test('the reference is accepted and passes every follow-up', async () => {
+      const report = await judge({ problem, solutionFile: problem.referenceFile });
+      const failing = report.cases
+        .filter((c) => c.status !== 'passed')
+        .map((c) => `${c.name}: ${c.status} ${c.message ?? ''}`);
+      expect(failing).toEqual([]);
+      expect(report.verdict).toBe('accepted');
+      expect(report.followUps.total).toBeGreaterThan(0);
+    });
+
+    test('the untouched stub is not started', async () => {
+      const report = await judge({ problem, solutionFile: problem.stubFile });
+      expect(report.verdict).toBe('not-started');
+    });
+
+    test('the statement shows exactly the example cases', async () => {
+      const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
+      const examples = suite.cases.filter((c) => c.tier === 'example' && isFixed(c));
+      const fromSuite = examples.map((c) => {
+        const { methods, args, expected, targets } = c as Suite['cases'][number] & {
+          methods: string[];
+          args: unknown[][];
+          expected: unknown[];
+          targets?: number[];
+        };
+        return targets ? { methods, args, expected, targets } : { methods, args, expected };
+      });
+      expect(fromSuite.length).toBeGreaterThan(0);
+      expect(parseExamples(readFileSync(problem.statementFile, 'utf8'))).toEqual(fromSuite);
+    });
+
+    test('every hidden case names its trap and carries a hint', async () => {
+      const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
+      for (const c of suite.cases.filter((c) => c.tier !== 'example')) {
+        expect(c.trap, c.name).toMatch(/^[a-z0-9-]+$/);
+        expect(c.hint?.length ?? 0, c.name).toBeGreaterThan(20);
+      }
+    });
+
+    const wrong = existsSync(problem.wrongDir)
+      ? readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts'))
+      : [];
+    test('keeps known-wrong implementations', () => {
+      expect(wrong.length).toBeGreaterThan(0);
+    });
+    for (const file of wrong) {
+      test(`wrong/${file} is caught by the trap it embodies`, async () => {
+        const solutionFile = path.join(problem.wrongDir, file);
+        const { expectation } = (await import(solutionFile)) as { expectation: Expectation };
+        const report = await judge({ problem, solutionFile });
+        const caught = report.cases.filter(
+          (c) => c.trap === expectation.trap && c.status !== 'passed',
+        );
+        expect(report.verdict).toBe(expectation.verdict);
+        expect(caught.map((c) => c.trap)).toContain(expectation.trap);
+      });
+    }
+  });
+}
