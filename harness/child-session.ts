@@ -41,7 +41,6 @@ export interface SessionOptions {
   className: string;
   /** Collects everything the child prints. */
   output: { text: string };
-  listOnly?: boolean;
 }
 
 function residentMb(pid: number): number | undefined {
@@ -65,7 +64,6 @@ export class ChildSession {
 
   constructor(private readonly options: SessionOptions) {
     const args = [options.learnerBundle, options.learnerFile, options.className];
-    if (options.listOnly) args.push('--list');
     this.child = fork(options.runnerBundle, args, {
       execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--expose-gc', '--enable-source-maps'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -109,8 +107,27 @@ export class ChildSession {
     this.onDeath?.(this.death);
   }
 
-  /** Waits for the child to list its cases and load the learner's module. */
-  load(): Promise<LoadOutcome> {
+  /** The suite's cases, as the child lists them on start-up (before any learner code loads). */
+  listed(): Promise<CaseInfo[] | undefined> {
+    return new Promise((resolve) => {
+      if (this.cases || this.death) return resolve(this.cases);
+      const timer = setTimeout(() => this.kill({ why: 'timeout' }), LOAD_DEADLINE_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.listener = undefined;
+        this.onDeath = undefined;
+        resolve(this.cases);
+      };
+      this.onDeath = done;
+      this.listener = (message) => {
+        if (message.type === 'cases') done();
+      };
+    });
+  }
+
+  /** Tells the child to load the learner's (now compiled) module, and waits until it has. */
+  async load(): Promise<LoadOutcome> {
+    const cases = await this.listed();
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.kill({ why: 'timeout' }), LOAD_DEADLINE_MS);
       const done = (outcome: LoadOutcome): void => {
@@ -119,21 +136,16 @@ export class ChildSession {
         this.onDeath = undefined;
         resolve(outcome);
       };
-      this.onDeath = (reason) => done({ kind: 'died', cases: this.cases, reason });
+      this.onDeath = (reason) => done({ kind: 'died', cases, reason });
       this.listener = (message) => {
-        const cases = this.cases ?? [];
-        if (message.type === 'cases' && this.options.listOnly) done({ kind: 'ready', cases });
-        if (message.type === 'ready') done({ kind: 'ready', cases });
+        if (message.type === 'ready') done({ kind: 'ready', cases: cases ?? [] });
         if (message.type === 'load-failed') {
-          done({
-            kind: 'load-failed',
-            cases,
-            status: message.status,
-            message: message.message,
-            stack: message.stack,
-          });
+          const { status, message: text, stack } = message;
+          done({ kind: 'load-failed', cases: cases ?? [], status, message: text, stack });
         }
       };
+      if (this.death) return done({ kind: 'died', cases, reason: this.death });
+      this.child.send({ type: 'load' } satisfies ParentMessage);
     });
   }
 

@@ -1,16 +1,17 @@
 // Turns TypeScript into bundles the child process runs with plain `node` (no loader, so it starts in
 // ~50 ms). The learner's file is bundled alone, and may not reach into the judge or the spoilers.
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT } from './paths.ts';
+import { HARNESS_DIR, REPO_ROOT } from './paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
 
 const FORBIDDEN: { dir: string; why: string }[] = [
   { dir: path.join(REPO_ROOT, 'solutions'), why: 'solutions/ holds the answers' },
-  { dir: path.join(REPO_ROOT, 'harness'), why: "harness/ is the judge's own code" },
+  { dir: HARNESS_DIR, why: "harness/ is the judge's own code" },
 ];
 
 export type CompileResult = { ok: true } | { ok: false; message: string };
@@ -80,9 +81,31 @@ export async function compileLearner(file: string, outfile: string): Promise<Com
   }
 }
 
-/** Bundles the judge's child side together with one problem's suite and reference. */
-export async function compileRunner(suiteFile: string, outfile: string): Promise<void> {
-  const serveFile = path.join(REPO_ROOT, 'harness', 'child', 'serve.ts');
+/** Modification times and sizes of every file below the given folders: a cheap cache key. */
+function fingerprint(dirs: string[]): string {
+  const hash = createHash('sha1').update(esbuild.version);
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else hash.update(`${full}:${statSync(full).mtimeMs}:${statSync(full).size};`);
+    }
+  };
+  dirs.forEach(visit);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The judge's child side bundled with one problem's suite and reference (and fast-check, so the child
+ * loads one file). Built once and reused until a file in harness/ or the problem's folder changes.
+ */
+export async function runnerBundle(suiteFile: string): Promise<string> {
+  const problemDir = path.dirname(suiteFile);
+  const stem = `runner-${path.basename(problemDir)}`;
+  const outfile = path.join(SCRATCH_DIR, `${stem}-${fingerprint([HARNESS_DIR, problemDir])}.mjs`);
+  if (existsSync(outfile)) return outfile;
+  const serveFile = path.join(HARNESS_DIR, 'child', 'serve.ts');
+  const building = scratchFile(`${stem}-building`);
   await esbuild.build({
     stdin: {
       contents:
@@ -92,13 +115,20 @@ export async function compileRunner(suiteFile: string, outfile: string): Promise
       resolveDir: REPO_ROOT,
       loader: 'ts',
     },
-    outfile,
+    outfile: building,
     bundle: true,
-    packages: 'external',
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: 'inline',
+    // No source map: node parses every inline map at start-up under --enable-source-maps, and this
+    // one (fast-check included) would add ~100 ms to every child. Only learner stacks need mapping.
     logLevel: 'silent',
   });
+  // Stale bundles of this problem go; the rename makes the new one appear whole to other processes.
+  for (const old of readdirSync(SCRATCH_DIR)) {
+    if (old.startsWith(`${stem}-`) && !old.startsWith(`${stem}-building`))
+      rmSync(path.join(SCRATCH_DIR, old), { force: true });
+  }
+  renameSync(building, outfile);
+  return outfile;
 }

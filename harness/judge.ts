@@ -3,7 +3,7 @@
 // child. Every case runs (within the problem's time budget) so the report names every trap.
 import { rmSync } from 'node:fs';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
-import { compileLearner, compileRunner, scratchFile } from './compile.ts';
+import { compileLearner, runnerBundle, scratchFile } from './compile.ts';
 import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
@@ -24,19 +24,6 @@ export interface JudgeOptions {
 /** A case is killed once it overruns its limit by half again plus a little, for a busy machine. */
 export function killDeadline(timeLimitMs: number): number {
   return Math.round(timeLimitMs * 1.5 + 250);
-}
-
-const runnerBundles = new Map<string, Promise<string>>();
-
-/** The runner bundle for a suite is built once per process. */
-function runnerFor(problem: Problem): Promise<string> {
-  let bundle = runnerBundles.get(problem.suiteFile);
-  if (!bundle) {
-    const outfile = scratchFile(`runner-${problem.dir}`);
-    bundle = compileRunner(problem.suiteFile, outfile).then(() => outfile);
-    runnerBundles.set(problem.suiteFile, bundle);
-  }
-  return bundle;
 }
 
 function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' | 'message'> {
@@ -119,21 +106,20 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const output = { text: '' };
   const learnerBundle = scratchFile(`learner-${problem.dir}`);
   try {
-    const [compiled, runnerBundle] = await Promise.all([
-      compileLearner(solutionFile, learnerBundle),
-      runnerFor(problem),
-    ]);
     const sessionOptions = {
-      runnerBundle,
+      runnerBundle: await runnerBundle(problem.suiteFile),
       learnerBundle,
       learnerFile: solutionFile,
       className: problem.className,
       output,
     };
-
+    // The child starts (~0.1 s) while the learner's file compiles; it loads that file when told to.
+    let session = new ChildSession(sessionOptions);
+    const compiled = await compileLearner(solutionFile, learnerBundle);
     if (!compiled.ok) {
-      const listed = await new ChildSession({ ...sessionOptions, listOnly: true }).load();
-      const skipped = byTier(listed.cases ?? []).map((info) =>
+      const listed = await session.listed();
+      session.kill();
+      const skipped = byTier(listed ?? []).map((info) =>
         blank(info, 'skipped', 'not run: the solution does not compile'),
       );
       return {
@@ -143,7 +129,6 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
       };
     }
 
-    let session = new ChildSession(sessionOptions);
     const loaded: LoadOutcome = await session.load();
     const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
     if (loaded.kind !== 'ready') {

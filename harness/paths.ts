@@ -2,7 +2,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Set by scripts/launch.mjs when it bundles a command, since the bundle lives in node_modules/.cache. */
+declare const __KATA_ROOT__: string | undefined;
+
+export const REPO_ROOT =
+  typeof __KATA_ROOT__ === 'string'
+    ? __KATA_ROOT__
+    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const HARNESS_DIR = path.join(REPO_ROOT, 'harness');
 export const PROBLEMS_DIR = path.join(REPO_ROOT, 'problems');
 export const SOLUTIONS_DIR = path.join(REPO_ROOT, 'solutions');
 /** The learner's own state: progress, backups. Ignored by git; tests point it elsewhere. */

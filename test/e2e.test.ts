@@ -171,7 +171,7 @@ describe('npm run grade / kata / list', () => {
 
   test('watch mode judges again on every save, including saves by rename', async () => {
     setSolution(recentCounter('return 0;'));
-    const child = spawn('node', ['--import', 'tsx', 'scripts/kata.ts', '933', '--watch'], {
+    const child = spawn('node', ['scripts/launch.mjs', 'kata', '933', '--watch'], {
       cwd: repo,
       env: { ...process.env, NO_COLOR: '1' },
     });

@@ -17,7 +17,7 @@ export type ChildMessage =
     }
   | { type: 'result'; index: number; result: CaseResult };
 
-export type ParentMessage = { type: 'run'; index: number };
+export type ParentMessage = { type: 'load' } | { type: 'run'; index: number };
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -34,13 +34,21 @@ function guardExit(): void {
   }) as typeof process.exit;
 }
 
+/** Resolves when the parent says the learner's bundle is ready to load (it is compiled meanwhile). */
+function loadRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (message: ParentMessage): void => {
+      if (message.type !== 'load') return;
+      process.off('message', listener);
+      resolve();
+    };
+    process.on('message', listener);
+  });
+}
+
 export async function serve(suite: Suite): Promise<void> {
-  const [bundle, learnerFile, className, mode] = process.argv.slice(2) as [
-    string,
-    string,
-    string,
-    string?,
-  ];
+  const [bundle, learnerFile, className] = process.argv.slice(2) as [string, string, string];
+  const load = loadRequested();
   send({
     type: 'cases',
     cases: suite.cases.map((c) => ({
@@ -51,10 +59,7 @@ export async function serve(suite: Suite): Promise<void> {
       timeLimitMs: c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
     })),
   });
-  if (mode === '--list') {
-    process.disconnect?.();
-    return;
-  }
+  await load;
   guardExit();
   let exports: Record<string, unknown>;
   try {
@@ -83,8 +88,9 @@ export async function serve(suite: Suite): Promise<void> {
   }
   const ctx = { suite, learner: learner as AnyClass, className, learnerFile };
   process.on('message', (message: ParentMessage) => {
-    const c = suite.cases[message.index];
-    if (c) send({ type: 'result', index: message.index, result: runCase(c, ctx) });
+    const c = message.type === 'run' ? suite.cases[message.index] : undefined;
+    if (c && message.type === 'run')
+      send({ type: 'result', index: message.index, result: runCase(c, ctx) });
   });
   send({ type: 'ready' });
 }

@@ -18,6 +18,11 @@ export interface IO {
 
 export function processIO(): IO {
   const tty = Boolean(process.stdout.isTTY);
+  // Piped into `head` and cut off: stop quietly, as other command-line tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
