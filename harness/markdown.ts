@@ -2,10 +2,16 @@
 // is indented and coloured, emphasis markers disappear. Everything else prints as written.
 import type { Style } from './style.ts';
 
+/** Code spans first, so that `**` inside them is left alone; emphasis only between them. */
 function inline(text: string, style: Style): string {
   return text
-    .replace(/\*\*(.+?)\*\*/g, (_, s: string) => style.bold(s))
-    .replace(/`([^`]+)`/g, (_, s: string) => style.cyan(s));
+    .split(/(`[^`]+`)/)
+    .map((part) =>
+      part.startsWith('`') && part.endsWith('`') && part.length > 1
+        ? style.cyan(part.slice(1, -1))
+        : part.replace(/\*\*(.+?)\*\*/g, (_, s: string) => style.bold(s)),
+    )
+    .join('');
 }
 
 export function renderMarkdown(markdown: string, style: Style): string {

@@ -71,6 +71,9 @@ export interface CaseInfo {
   trap: string | null;
   hint: string | null;
   timeLimitMs: number;
+  /** Set when the suite chose the time limit rather than taking the default: a scale trap. */
+  timeLimitSet: boolean;
+  retainedLimitMb: number | null;
 }
 
 export const NOT_IMPLEMENTED_PREFIX = 'Not implemented';

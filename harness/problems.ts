@@ -89,6 +89,10 @@ function editDistance(a: string, b: string): number {
 
 /** The known problem whose number, slug or folder name is closest to what was typed. */
 export function closestProblem(problems: Problem[], name: string): Problem | undefined {
+  // A part of a name ("logger", "moving-average") points at the problem that contains it.
+  const wanted = name.trim().toLowerCase();
+  const containing = problems.find((p) => wanted.length >= 3 && p.dir.includes(wanted));
+  if (containing) return containing;
   let best: { problem: Problem; distance: number } | undefined;
   for (const problem of problems) {
     for (const candidate of [problem.id, problem.slug, problem.dir]) {

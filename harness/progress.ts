@@ -50,7 +50,7 @@ function isProgress(value: unknown): value is Progress {
         typeof p === 'object' &&
         p !== null &&
         typeof p.attempts === 'number' &&
-        p.bestVerdict in RANK,
+        Object.hasOwn(RANK, p.bestVerdict),
     )
   );
 }

@@ -57,6 +57,8 @@ export async function serve(suite: Suite): Promise<void> {
       trap: c.trap,
       hint: c.hint ?? null,
       timeLimitMs: c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
+      timeLimitSet: c.timeLimitMs !== undefined,
+      retainedLimitMb: c.retainedLimitMb ?? null,
     })),
   });
   await load;

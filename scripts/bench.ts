@@ -1,0 +1,247 @@
+// `npm run bench`: the figures behind the judge's limits and speed, measured on this machine.
+//  1. Every case whose suite sets its own time or memory limit (the scale and memory traps): the
+//     reference's worst time and retained memory over several runs, and each known-wrong
+//     implementation of that trap, run once with a deadline of 10× the limit. The margins should be
+//     10× both ways, so that no verdict flips on a slow or busy machine.
+//  2. `grade` over every problem with the references as solutions, against a bare `vitest run` of one
+//     trivial test in this repo: the floor any judge built on this stack pays.
+//  3. Watch mode: from saving the stub to the verdict on example and core cases.
+// It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ChildSession, type RunOutcome } from '../harness/child-session.ts';
+import { compileLearner, runnerBundle, scratchFile } from '../harness/compile.ts';
+import type { CaseInfo } from '../harness/outcome.ts';
+import { REPO_ROOT } from '../harness/paths.ts';
+import { loadProblems, type Problem } from '../harness/problems.ts';
+
+const REFERENCE_RUNS = 5;
+const TIMING_RUNS = 5;
+const WATCH_SAVES = 6;
+const SLOW_FACTOR = 10;
+
+const out = (line = ''): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** Runs one case of one solution in a fresh child, as the judge does, with the given deadline. */
+async function runCase(
+  problem: Problem,
+  file: string,
+  index: number,
+  deadlineMs: number,
+): Promise<RunOutcome | undefined> {
+  const learnerBundle = scratchFile('bench');
+  try {
+    const runner = await runnerBundle(problem.suiteFile);
+    const session = new ChildSession({
+      runnerBundle: runner,
+      learnerBundle,
+      learnerFile: file,
+      className: problem.className,
+      output: { text: '' },
+    });
+    const compiled = await compileLearner(file, learnerBundle);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const loaded = await session.load();
+    if (loaded.kind !== 'ready') return undefined;
+    const outcome = await session.run(index, deadlineMs);
+    session.kill();
+    return outcome;
+  } finally {
+    rmSync(learnerBundle, { force: true });
+  }
+}
+
+async function listCases(problem: Problem): Promise<CaseInfo[]> {
+  const session = new ChildSession({
+    runnerBundle: await runnerBundle(problem.suiteFile),
+    learnerBundle: '',
+    learnerFile: '',
+    className: problem.className,
+    output: { text: '' },
+  });
+  const cases = (await session.listed()) ?? [];
+  session.kill();
+  return cases;
+}
+
+async function wrongFor(problem: Problem, trap: string | null): Promise<string[]> {
+  const files = readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts'));
+  const matching: string[] = [];
+  for (const file of files) {
+    const { expectation } = (await import(path.join(problem.wrongDir, file))) as {
+      expectation: { trap: string };
+    };
+    if (expectation.trap === trap) matching.push(file);
+  }
+  return matching;
+}
+
+const ratio = (big: number, small: number): string =>
+  small <= 0 ? '∞' : `${(big / small).toFixed(1)}×`;
+
+async function benchLimits(): Promise<void> {
+  out(
+    `Limits of the scale and memory traps (reference: worst of ${REFERENCE_RUNS} runs; known-wrong: one run, stopped at ${SLOW_FACTOR}× the limit)`,
+  );
+  for (const problem of loadProblems()) {
+    const cases = (await listCases(problem)).map((info, index) => ({ ...info, index }));
+    for (const info of cases.filter((c) => c.timeLimitSet || c.retainedLimitMb !== null)) {
+      out(`\n${problem.id} · ${info.name} [${info.trap}]`);
+      let worstMs = 0;
+      let worstMb = 0;
+      for (let run = 0; run < REFERENCE_RUNS; run++) {
+        const outcome = await runCase(
+          problem,
+          problem.referenceFile,
+          info.index,
+          info.timeLimitMs * SLOW_FACTOR,
+        );
+        if (outcome?.kind !== 'result')
+          throw new Error(`the reference did not finish ${info.name}`);
+        worstMs = Math.max(worstMs, outcome.result.ms);
+        worstMb = Math.max(worstMb, outcome.result.retainedMb ?? 0);
+      }
+      out(
+        `  time limit ${info.timeLimitMs} ms · reference ${worstMs} ms · margin ${ratio(info.timeLimitMs, worstMs)}`,
+      );
+      if (info.retainedLimitMb !== null) {
+        out(
+          `  memory limit ${info.retainedLimitMb} MB · reference keeps ${worstMb} MB · margin ${ratio(info.retainedLimitMb, worstMb)}`,
+        );
+      }
+      for (const file of await wrongFor(problem, info.trap)) {
+        const deadline = info.timeLimitMs * SLOW_FACTOR;
+        const outcome = await runCase(
+          problem,
+          path.join(problem.wrongDir, file),
+          info.index,
+          deadline,
+        );
+        if (outcome?.kind !== 'result') {
+          out(
+            `  wrong/${file}: ${outcome ? `stopped at ${deadline} ms, unfinished` : 'failed to load'} · margin > ${SLOW_FACTOR}×`,
+          );
+          continue;
+        }
+        const r = outcome.result;
+        const memory =
+          info.retainedLimitMb !== null
+            ? ` · keeps ${r.retainedMb ?? 0} MB (${ratio(r.retainedMb ?? 0, info.retainedLimitMb)} the limit)`
+            : '';
+        out(
+          `  wrong/${file}: ${r.status} in ${r.ms} ms (${ratio(r.ms, info.timeLimitMs)} the limit)${memory}`,
+        );
+      }
+    }
+  }
+}
+
+function timeCommand(args: string[], cwd: string): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (result.status !== 0)
+    throw new Error(`${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+  return performance.now() - started;
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+function benchGrade(): void {
+  const floorDir = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-floor');
+  mkdirSync(path.join(floorDir, 'test'), { recursive: true });
+  writeFileSync(
+    path.join(floorDir, 'test', 'floor.test.ts'),
+    "import { expect, test } from 'vitest';\ntest('floor', () => expect(1 + 1).toBe(2));\n",
+  );
+  const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const grade = ['scripts/launch.mjs', 'grade', '--dir', 'solutions'];
+  timeCommand(grade, REPO_ROOT); // builds the cached bundles once, as any second run finds them
+  const floors: number[] = [];
+  const grades: number[] = [];
+  for (let run = 0; run < TIMING_RUNS; run++) {
+    floors.push(timeCommand([vitest, 'run', '--dir', floorDir], REPO_ROOT));
+    grades.push(timeCommand(grade, REPO_ROOT));
+  }
+  const floor = median(floors);
+  const graded = median(grades);
+  out(
+    `\nnpm run grade -- --dir solutions (every reference): median ${Math.round(graded)} ms of ${TIMING_RUNS} runs`,
+  );
+  out(`vitest run of one trivial test in this repo (the floor): median ${Math.round(floor)} ms`);
+  out(`grade / floor = ${(graded / floor).toFixed(2)} (target at most 1.5)`);
+}
+
+/** A throwaway copy of the repo (node_modules linked) so that watch mode can edit a stub freely. */
+function copyRepo(): string {
+  const copy = mkdtempSync(path.join(tmpdir(), 'window-katas-bench-'));
+  for (const entry of ['harness', 'scripts', 'solutions', 'problems', 'package.json']) {
+    cpSync(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true });
+  }
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  return copy;
+}
+
+async function benchWatch(): Promise<void> {
+  const copy = copyRepo();
+  const problem = loadProblems()[0] as Problem;
+  const stub = path.join(copy, 'problems', problem.dir, 'solution.ts');
+  const child = spawn(process.execPath, ['scripts/launch.mjs', 'kata', problem.id, '--watch'], {
+    cwd: copy,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let output = '';
+  let waiting: { pattern: RegExp; from: number; resolve: () => void } | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (waiting && waiting.pattern.test(output.slice(waiting.from))) waiting.resolve();
+  });
+  const until = (pattern: RegExp): Promise<void> =>
+    new Promise((resolve) => {
+      waiting = { pattern, from: output.length, resolve };
+    });
+  await until(/Watching/);
+  const { readFileSync } = await import('node:fs');
+  const sources = [
+    readFileSync(problem.referenceFile, 'utf8'),
+    readFileSync(path.join(problem.wrongDir, readdirSync(problem.wrongDir)[0] as string), 'utf8'),
+  ];
+  const latencies: number[] = [];
+  for (let save = 0; save < WATCH_SAVES; save++) {
+    const decided = until(/· checking the follow-ups/);
+    const savedAt = performance.now();
+    writeFileSync(stub, sources[save % 2] as string);
+    await decided;
+    latencies.push(performance.now() - savedAt);
+    await until(/(Accepted|Wrong Answer|Error|Exceeded)[^\n]*\(cases/);
+  }
+  child.kill();
+  rmSync(copy, { recursive: true, force: true });
+  out(
+    `\nkata watch mode, save → verdict on example and core cases (${problem.id}, ${WATCH_SAVES} saves):`,
+  );
+  out(
+    `  median ${Math.round(median(latencies))} ms, worst ${Math.round(Math.max(...latencies))} ms (target within 300 ms)`,
+  );
+}
+
+const only = process.argv[2];
+if (!only || only === 'limits') await benchLimits();
+if (!only || only === 'grade') benchGrade();
+if (!only || only === 'watch') await benchWatch();

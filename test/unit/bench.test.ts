@@ -1,0 +1,266 @@
+// `npm run bench` with its children faked: what it measures, how it reports margins and ratios, and
+// that it cleans up. The real thing takes minutes; here each child answers at once with set figures.
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { REPO_ROOT } from '../../harness/paths.ts';
+import { findProblem, loadProblems } from '../../harness/problems.ts';
+
+type Outcome =
+  | { kind: 'result'; result: { status: string; ms: number; retainedMb?: number } }
+  | { kind: 'died'; reason: { why: 'timeout' } };
+
+const fake = vi.hoisted(() => ({
+  /** The cases each runner lists, by problem folder. */
+  cases: {} as Record<string, object[]>,
+  /** Learner files whose module fails to load. */
+  loadFails: new Set<string>(),
+  /** What running a case of a file gives; `run` counts the runs of that file so far. */
+  outcome: (() => undefined) as (file: string, index: number, run: number) => unknown,
+  runs: [] as { file: string; index: number; deadlineMs: number }[],
+  killed: 0,
+  spawnSync: [] as { args: string[]; cwd: string; env: Record<string, string | undefined> }[],
+  spawnSyncStatus: 0,
+  spawned: [] as { args: string[]; cwd: string; killed: boolean }[],
+}));
+
+vi.mock('../../harness/compile.ts', () => ({
+  runnerBundle: async (suiteFile: string) => `/fake/runner-${suiteFile.split('/').at(-2)}.mjs`,
+  compileLearner: async () => ({ ok: true }),
+  scratchFile: (stem: string) => `/nonexistent/${stem}.mjs`,
+}));
+
+vi.mock('../../harness/child-session.ts', () => ({
+  ChildSession: class {
+    constructor(
+      private readonly options: { runnerBundle: string; learnerFile: string; className: string },
+    ) {}
+    async listed() {
+      const dir = /runner-(.+)\.mjs$/.exec(this.options.runnerBundle)?.[1] ?? '';
+      return fake.cases[dir] ?? [];
+    }
+    async load() {
+      return fake.loadFails.has(this.options.learnerFile)
+        ? { kind: 'load-failed', cases: [], status: 'runtime-error', message: 'boom' }
+        : { kind: 'ready', cases: [] };
+    }
+    async run(index: number, deadlineMs: number) {
+      const file = this.options.learnerFile;
+      const run = fake.runs.filter((r) => r.file === file && r.index === index).length;
+      fake.runs.push({ file, index, deadlineMs });
+      return fake.outcome(file, index, run);
+    }
+    kill() {
+      fake.killed++;
+    }
+  },
+}));
+
+vi.mock('node:child_process', () => ({
+  spawnSync: (
+    _node: string,
+    args: string[],
+    options: { cwd: string; env: Record<string, string | undefined> },
+  ) => {
+    fake.spawnSync.push({ args, cwd: options.cwd, env: options.env });
+    // The floor takes 4 ms and grade 6 ms, give or take the machine.
+    const until = performance.now() + (args[0]?.endsWith('vitest.mjs') ? 4 : 6);
+    while (performance.now() < until);
+    return { status: fake.spawnSyncStatus, stdout: 'out\n', stderr: 'err\n' };
+  },
+  spawn: (_node: string, args: string[], options: { cwd: string }) => {
+    const record = { args, cwd: options.cwd, killed: false };
+    fake.spawned.push(record);
+    // kata --watch as seen on its output: watching, then a verdict and a report, over and over.
+    const lines = [
+      'Accepted · checking the follow-ups…\n',
+      '933 · Number of Recent Calls — Accepted  (cases 7/7 · follow-ups 4/4 · 80 ms)\n',
+    ];
+    const child = Object.assign(new EventEmitter(), {
+      stdout: new EventEmitter(),
+      kill: () => {
+        record.killed = true;
+        clearInterval(timer);
+      },
+    });
+    let n = 0;
+    const timer = setInterval(() => {
+      child.stdout.emit('data', Buffer.from(n === 0 ? 'Watching the stub\n' : lines[n % 2]!));
+      n++;
+    }, 2);
+    return child;
+  },
+}));
+
+const p933 = findProblem(loadProblems(), '933')!;
+const wrong = (file: string): string => path.join(p933.wrongDir, file);
+let stdout: string[];
+
+/** Runs bench.ts afresh with the given section, as `npm run bench -- <section>` would. */
+async function bench(section?: string): Promise<string> {
+  process.argv = [process.execPath, 'bench.ts', ...(section ? [section] : [])];
+  vi.resetModules();
+  await import('../../scripts/bench.ts');
+  return stdout.join('');
+}
+
+const saved = process.argv;
+beforeEach(() => {
+  stdout = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout.push(String(chunk));
+    return true;
+  });
+  fake.cases = {};
+  fake.loadFails = new Set();
+  fake.runs = [];
+  fake.killed = 0;
+  fake.spawnSync = [];
+  fake.spawnSyncStatus = 0;
+  fake.spawned = [];
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.argv = saved;
+});
+
+describe('bench limits', () => {
+  const info = (name: string, trap: string | null, extra: object) => ({
+    name,
+    tier: 'follow-up',
+    trap,
+    hint: null,
+    timeLimitMs: 1000,
+    timeLimitSet: false,
+    retainedLimitMb: null,
+    ...extra,
+  });
+
+  beforeEach(() => {
+    fake.cases[p933.dir] = [
+      info('statement example', null, {}),
+      info('scale', 'scale', { timeLimitMs: 2000, timeLimitSet: true }),
+      info('memory', 'instance-isolation', { retainedLimitMb: 4 }),
+      info('window', 'custom-window', { timeLimitSet: true }),
+      info('repeats', 'equal-timestamps', { timeLimitSet: true, timeLimitMs: 500 }),
+    ];
+    fake.loadFails.add(wrong('set-of-times.ts'));
+    const referenceMs = [100, 250, 120, 90, 200];
+    fake.outcome = (file, index, run): Outcome => {
+      if (file === p933.referenceFile) {
+        return {
+          kind: 'result',
+          result: { status: 'passed', ms: referenceMs[run]!, retainedMb: run },
+        };
+      }
+      if (file === wrong('shift-queue.ts')) {
+        return { kind: 'result', result: { status: 'time-limit-exceeded', ms: 9000 } };
+      }
+      if (file === wrong('module-queue.ts')) {
+        return { kind: 'result', result: { status: 'failed', ms: 0, retainedMb: 40 } };
+      }
+      return { kind: 'died', reason: { why: 'timeout' } };
+    };
+  });
+
+  test('times only the cases with limits of their own: the reference and each wrong one', async () => {
+    const out = await bench('limits');
+    // Only 933 lists cases here, and its example has no limit of its own.
+    expect(out).not.toContain('statement example');
+    expect(out).toContain('933 · scale [scale]');
+    // The worst of five reference runs against the limit.
+    expect(out).toContain('  time limit 2000 ms · reference 250 ms · margin 8.0×');
+    expect(out).toContain(
+      '  wrong/shift-queue.ts: time-limit-exceeded in 9000 ms (4.5× the limit)',
+    );
+    // Memory: the reference keeps at most 4 MB over its runs (0, 1, 2, 3, 4).
+    expect(out).toContain('  memory limit 4 MB · reference keeps 4 MB · margin 1.0×');
+    expect(out).toContain(
+      '  wrong/module-queue.ts: failed in 0 ms (0.0× the limit) · keeps 40 MB (10.0× the limit)',
+    );
+    expect(out).toContain(
+      '  wrong/fixed-window.ts: stopped at 10000 ms, unfinished · margin > 10×',
+    );
+    expect(out).toContain('  wrong/set-of-times.ts: failed to load · margin > 10×');
+    expect(out).not.toContain('kata watch mode');
+    expect(out).not.toContain('grade / floor');
+  });
+
+  test('runs each reference five times and each wrong file once, with ten times the limit', async () => {
+    await bench('limits');
+    const scale = fake.runs.filter((r) => r.index === 1);
+    expect(scale.filter((r) => r.file === p933.referenceFile)).toHaveLength(5);
+    expect(scale.filter((r) => r.file === wrong('shift-queue.ts'))).toHaveLength(1);
+    expect(new Set(scale.map((r) => r.deadlineMs))).toEqual(new Set([20_000]));
+    expect(fake.runs.some((r) => r.index === 0)).toBe(false);
+    // Every child that ran a case was killed afterwards.
+    const ran = fake.runs.length;
+    expect(fake.killed).toBeGreaterThanOrEqual(ran);
+  });
+
+  test('a reference that does not finish stops the bench', async () => {
+    fake.outcome = () => ({ kind: 'died', reason: { why: 'timeout' } });
+    await expect(bench('limits')).rejects.toThrow('the reference did not finish scale');
+  });
+
+  test('a reference that takes no time at all has an infinite margin', async () => {
+    fake.cases[p933.dir] = [info('instant', 'none', { timeLimitSet: true })];
+    fake.outcome = () => ({ kind: 'result', result: { status: 'passed', ms: 0 } });
+    expect(await bench('limits')).toContain('reference 0 ms · margin ∞');
+  });
+});
+
+describe('bench grade', () => {
+  test('times grade against a bare vitest run, after one run to warm the caches', async () => {
+    const out = await bench('grade');
+    const grades = fake.spawnSync.filter((c) => c.args[0] === 'scripts/launch.mjs');
+    const floors = fake.spawnSync.filter((c) => c.args[0]?.endsWith('vitest.mjs'));
+    expect(grades).toHaveLength(6);
+    expect(floors).toHaveLength(5);
+    expect(grades[0]?.args).toEqual(['scripts/launch.mjs', 'grade', '--dir', 'solutions']);
+    expect(floors[0]?.args.slice(1, 3)).toEqual(['run', '--dir']);
+    for (const c of fake.spawnSync) {
+      expect(c.cwd).toBe(REPO_ROOT);
+      expect(c.env.NO_COLOR).toBe('1');
+    }
+    expect(out).toMatch(/every reference\): median \d+ ms of 5 runs/);
+    expect(out).toMatch(/the floor\): median \d+ ms/);
+    const ratio = Number(/grade \/ floor = (\d+\.\d\d) \(target at most 1\.5\)/.exec(out)?.[1]);
+    expect(ratio).toBeGreaterThan(1);
+    expect(ratio).toBeLessThan(3);
+  });
+
+  test('a command that fails stops the bench with its output', async () => {
+    fake.spawnSyncStatus = 1;
+    await expect(bench('grade')).rejects.toThrow(
+      'scripts/launch.mjs grade --dir solutions failed:\nout\nerr\n',
+    );
+  });
+});
+
+describe('bench watch', () => {
+  test('saves the stub of a throwaway copy six times and reports save-to-verdict latency', async () => {
+    const out = await bench('watch');
+    expect(fake.spawned).toHaveLength(1);
+    const [child] = fake.spawned;
+    expect(child?.args).toEqual(['scripts/launch.mjs', 'kata', '933', '--watch']);
+    expect(child?.cwd).not.toBe(REPO_ROOT);
+    // The copy is gone and its child stopped once the figures are in.
+    expect(existsSync(child!.cwd)).toBe(false);
+    expect(child?.killed).toBe(true);
+    expect(out).toContain(
+      'kata watch mode, save → verdict on example and core cases (933, 6 saves):',
+    );
+    expect(out).toMatch(/ {2}median \d+ ms, worst \d+ ms \(target within 300 ms\)/);
+  });
+});
+
+test('with no section named, runs all three', async () => {
+  fake.outcome = () => ({ kind: 'result', result: { status: 'passed', ms: 1 } });
+  const out = await bench();
+  expect(out).toContain('Limits of the scale and memory traps');
+  expect(out).toContain('grade / floor');
+  expect(out).toContain('kata watch mode');
+});

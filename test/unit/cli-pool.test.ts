@@ -1,0 +1,185 @@
+// What the commands share: argument parsing, problem names, exit codes, streams, and a work pool.
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { loadProblems } from '../../harness/problems.ts';
+import {
+  parse,
+  processIO,
+  resolveProblem,
+  runCommand,
+  USAGE_EXIT,
+  UsageError,
+} from '../../scripts/lib/cli.ts';
+import { mapConcurrent } from '../../scripts/lib/pool.ts';
+import { captureIO } from '../helpers.ts';
+
+const problems = loadProblems();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('parse', () => {
+  test('returns flags and positionals', () => {
+    const { values, positionals } = parse(['933', '--once', '--dir', 'x'], {
+      once: { type: 'boolean', default: false },
+      dir: { type: 'string' },
+    });
+    expect(values).toEqual({ once: true, dir: 'x' });
+    expect(positionals).toEqual(['933']);
+  });
+
+  test('an unknown flag or a missing value is a one-line UsageError', () => {
+    expect(() => parse(['--frobnicate'], {})).toThrow(UsageError);
+    expect(() => parse(['--frobnicate'], {})).toThrow(/frobnicate/);
+    try {
+      parse(['--dir'], { dir: { type: 'string' } });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(/--dir/);
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+});
+
+describe('resolveProblem', () => {
+  test('returns the problem a name finds', () => {
+    expect(resolveProblem(problems, '359').className).toBe('Logger');
+  });
+
+  test('an unknown name suggests the closest problem and lists the known ones', () => {
+    expect(() => resolveProblem(problems, '93')).toThrow(
+      new UsageError(
+        'Unknown problem "93". Did you mean 933 (number-of-recent-calls)? ' +
+          'Known problems: 933, 362, 346, 359, 1352, token-bucket.',
+      ),
+    );
+  });
+
+  test('with no problems at all there is nothing to suggest', () => {
+    expect(() => resolveProblem([], 'x')).toThrow('Unknown problem "x". Known problems: .');
+  });
+});
+
+describe('runCommand', () => {
+  test('passes through the exit code of a command', async () => {
+    const io = captureIO();
+    expect(await runCommand(async () => 7, io)).toBe(7);
+    expect(io.stderr).toEqual([]);
+  });
+
+  test('turns a UsageError into one line on stderr and exit code 2', async () => {
+    const io = captureIO();
+    const code = await runCommand(async () => {
+      throw new UsageError('bad input');
+    }, io);
+    expect(code).toBe(USAGE_EXIT);
+    expect(USAGE_EXIT).toBe(2);
+    expect(io.stderr).toEqual(['error: bad input']);
+  });
+
+  test('lets any other error through', async () => {
+    const io = captureIO();
+    await expect(
+      runCommand(async () => {
+        throw new TypeError('a bug');
+      }, io),
+    ).rejects.toThrow('a bug');
+    expect(io.stderr).toEqual([]);
+  });
+});
+
+describe('processIO', () => {
+  test('writes lines to the process streams', () => {
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const io = processIO();
+    io.out('to stdout');
+    io.err('to stderr');
+    expect(out).toHaveBeenCalledWith('to stdout\n');
+    expect(err).toHaveBeenCalledWith('to stderr\n');
+    // Vitest's workers are not terminals.
+    expect(io.interactive).toBe(false);
+    expect(typeof io.style.bold).toBe('function');
+  });
+
+  test('a closed pipe ends the process quietly; any other stream error is thrown', () => {
+    const before = process.stdout.listeners('error');
+    processIO();
+    const added = process.stdout.listeners('error').filter((l) => !before.includes(l));
+    expect(added).toHaveLength(1);
+    const onError = added[0] as (error: NodeJS.ErrnoException) => void;
+    process.stdout.off('error', onError);
+    // A real exit never returns: the stand-in stops the listener the same way.
+    const exited = new Error('exited');
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+      throw exited;
+    });
+    expect(() => onError(Object.assign(new Error('closed'), { code: 'EPIPE' }))).toThrow(exited);
+    expect(exit).toHaveBeenCalledWith(0);
+    exit.mockClear();
+    const other = Object.assign(new Error('disk on fire'), { code: 'EIO' });
+    expect(() => onError(other)).toThrow(other);
+    expect(exit).not.toHaveBeenCalled();
+  });
+});
+
+describe('mapConcurrent', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test('keeps results in input order even when later items finish first', async () => {
+    const delays = [30, 5, 20, 1, 10];
+    const finished: number[] = [];
+    const results = await mapConcurrent(delays, 5, async (ms) => {
+      await sleep(ms);
+      finished.push(ms);
+      return ms * 2;
+    });
+    expect(results).toEqual([60, 10, 40, 2, 20]);
+    expect(finished).not.toEqual(delays);
+  });
+
+  test('never runs more than the limit at once, and uses all of it', async () => {
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    await mapConcurrent([...Array(10).keys()], 3, async (i) => {
+      running++;
+      peak = Math.max(peak, running);
+      seen.push(i);
+      await sleep(5);
+      running--;
+    });
+    expect(peak).toBe(3);
+    expect(seen.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+  });
+
+  test('a limit below one still makes progress, one item at a time', async () => {
+    let running = 0;
+    let peak = 0;
+    const results = await mapConcurrent([1, 2, 3], 0, async (n) => {
+      running++;
+      peak = Math.max(peak, running);
+      await sleep(1);
+      running--;
+      return n;
+    });
+    expect(results).toEqual([1, 2, 3]);
+    expect(peak).toBe(1);
+  });
+
+  test('no items, no work', async () => {
+    const work = vi.fn(async () => 1);
+    expect(await mapConcurrent([], 4, work)).toEqual([]);
+    expect(work).not.toHaveBeenCalled();
+  });
+
+  test('a failing task rejects the whole map', async () => {
+    await expect(
+      mapConcurrent([1, 2], 2, async (n) => {
+        if (n === 2) throw new Error('task 2');
+        return n;
+      }),
+    ).rejects.toThrow('task 2');
+  });
+});

@@ -1,0 +1,313 @@
+// kata's watch loop, with the file watcher and the judge replaced: saves, debouncing, quitting by
+// keyboard, and which problem opens first. The real judge and watcher are exercised in commands.test.ts.
+import { PassThrough } from 'node:stream';
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { JudgeOptions } from '../../harness/judge.ts';
+import type { ProblemReport, Verdict } from '../../harness/outcome.ts';
+import { loadProblems } from '../../harness/problems.ts';
+import {
+  emptyProgress,
+  loadProgress,
+  PROGRESS_FILE,
+  recordReport,
+  saveProgress,
+} from '../../harness/progress.ts';
+import { kata } from '../../scripts/commands/kata.ts';
+import { captureIO } from '../helpers.ts';
+
+const fake = vi.hoisted(() => {
+  // Progress of this file's runs goes to a folder of its own, apart from commands.test.ts.
+  const fs = process.getBuiltinModule('node:fs');
+  const os = process.getBuiltinModule('node:os');
+  const previousStateDir = process.env.KATA_STATE_DIR;
+  process.env.KATA_STATE_DIR = fs.mkdtempSync(`${os.tmpdir()}/window-katas-watch-state-`);
+  return {
+    previousStateDir,
+    /** Verdicts the fake judge gives, in turn. */
+    verdicts: [] as string[],
+    judged: [] as string[],
+    /** Resolved by a test to let the current judging finish. */
+    gate: undefined as Promise<void> | undefined,
+    watchers: [] as {
+      file: string;
+      options: unknown;
+      closed: boolean;
+      emit: (event: string, ...args: unknown[]) => boolean;
+    }[],
+  };
+});
+
+vi.mock('chokidar', async () => {
+  const { EventEmitter: Emitter } = await import('node:events');
+  class FakeWatcher extends Emitter {
+    closed = false;
+    constructor(
+      readonly file: string,
+      readonly options: unknown,
+    ) {
+      super();
+      setImmediate(() => this.emit('ready'));
+    }
+    async close(): Promise<void> {
+      this.closed = true;
+    }
+  }
+  return {
+    watch: (file: string, options: unknown) => {
+      const watcher = new FakeWatcher(file, options);
+      fake.watchers.push(watcher);
+      return watcher;
+    },
+  };
+});
+
+vi.mock('../../harness/judge.ts', () => ({
+  judge: async (options: JudgeOptions): Promise<ProblemReport> => {
+    const verdict = (fake.verdicts.shift() ?? 'wrong-answer') as Verdict;
+    fake.judged.push(options.solutionFile);
+    options.onDecided?.(verdict);
+    await fake.gate;
+    return {
+      dir: options.problem.dir,
+      verdict,
+      cases: [],
+      followUps: { passed: 0, total: 0 },
+      output: '',
+      ms: 5,
+    };
+  },
+}));
+
+const problems = loadProblems();
+const stub933 = problems[0]!.stubFile;
+
+/** A captured IO that can wait for a line. */
+function watchedIO(interactive = false) {
+  const io = captureIO();
+  io.interactive = interactive;
+  let waiting: { pattern: RegExp; from: number; resolve: () => void } | undefined;
+  const check = (): void => {
+    if (waiting && io.stdout.slice(waiting.from).some((l) => waiting!.pattern.test(l))) {
+      waiting.resolve();
+      waiting = undefined;
+    }
+  };
+  io.out = (line) => {
+    io.stdout.push(line);
+    check();
+  };
+  const until = (pattern: RegExp, from = 0): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no line matched ${pattern}:\n${io.stdout.join('\n')}`)),
+        10_000,
+      );
+      waiting = {
+        pattern,
+        from,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      check();
+    });
+  return { io, until };
+}
+
+function quitter() {
+  let quit: () => void = () => {};
+  const untilQuit = new Promise<void>((resolve) => {
+    quit = resolve;
+  });
+  return { untilQuit, quit };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeEach(() => {
+  fake.verdicts = [];
+  fake.judged = [];
+  fake.gate = undefined;
+  fake.watchers = [];
+});
+
+afterAll(() => {
+  process.env.KATA_STATE_DIR = fake.previousStateDir;
+});
+
+describe('which problem kata opens', () => {
+  test("progress lives in this file's own state folder", () => {
+    expect(PROGRESS_FILE.startsWith(process.env.KATA_STATE_DIR!)).toBe(true);
+  });
+
+  test('with no problem named, the first one not accepted yet', async () => {
+    const progress = emptyProgress();
+    recordReport(progress, {
+      dir: problems[0]!.dir,
+      verdict: 'accepted',
+      cases: [],
+      followUps: { passed: 0, total: 1 },
+      output: '',
+      ms: 1,
+    });
+    recordReport(progress, {
+      dir: problems[2]!.dir,
+      verdict: 'accepted',
+      cases: [],
+      followUps: { passed: 0, total: 1 },
+      output: '',
+      ms: 1,
+    });
+    saveProgress(progress);
+    fake.verdicts = ['accepted'];
+    const { io } = watchedIO();
+    expect(await kata([], io)).toBe(0);
+    expect(fake.judged).toEqual([problems[1]!.stubFile]);
+    expect(io.stdout.join('\n')).toContain(
+      `Your solution: ${path.relative(process.cwd(), problems[1]!.stubFile)}:1`,
+    );
+    expect(io.stdout).toContain('Accepted · checking the follow-ups…');
+    expect(loadProgress(() => {}).problems[problems[1]!.dir]?.bestVerdict).toBe('accepted');
+  });
+
+  test('without a terminal and without --watch it judges once', async () => {
+    const { io } = watchedIO(false);
+    expect(await kata(['933'], io)).toBe(1);
+    expect(fake.watchers).toEqual([]);
+    expect(fake.judged).toHaveLength(1);
+  });
+
+  test('--reveal is passed on to the report', async () => {
+    const { io } = watchedIO();
+    fake.verdicts = ['not-started'];
+    expect(await kata(['933', '--once', '--reveal'], io)).toBe(1);
+    expect(io.stdout.at(-1)).toContain('Open the stub');
+  });
+});
+
+describe('watch mode', () => {
+  test('a burst of saves is judged once, after the burst', async () => {
+    fake.verdicts = ['wrong-answer', 'accepted'];
+    const { io, until } = watchedIO();
+    const { untilQuit, quit } = quitter();
+    const done = kata(['933', '--watch'], io, { untilQuit });
+    await until(/Watching/);
+    const watcher = fake.watchers[0]!;
+    expect(watcher.file).toBe(stub933);
+    expect(watcher.options).toEqual({ ignoreInitial: true });
+
+    const mark = io.stdout.length;
+    watcher.emit('change', stub933);
+    watcher.emit('change', stub933);
+    // An editor that saves by renaming a new file over the old one.
+    watcher.emit('add', stub933);
+    await until(/— Accepted/, mark);
+    // Long enough for any other save of the burst to have been judged, had it been.
+    await sleep(150);
+    expect(io.stdout.slice(mark).filter((l) => /judging again/.test(l))).toHaveLength(1);
+    expect(fake.judged).toEqual([stub933, stub933]);
+
+    quit();
+    expect(await done).toBe(0);
+    expect(watcher.closed).toBe(true);
+  });
+
+  test('a save still waiting out the debounce when the learner quits is not judged', async () => {
+    const { io, until } = watchedIO();
+    const { untilQuit, quit } = quitter();
+    const done = kata(['933', '--watch'], io, { untilQuit });
+    await until(/Watching/);
+    fake.watchers[0]!.emit('change', stub933);
+    quit();
+    expect(await done).toBe(0);
+    await sleep(100);
+    expect(fake.judged).toHaveLength(1);
+    expect(io.stdout.some((l) => l.includes('judging again'))).toBe(false);
+  });
+
+  test('quitting during a judgement waits for its report', async () => {
+    const { io, until } = watchedIO();
+    const { untilQuit, quit } = quitter();
+    const done = kata(['933', '--watch'], io, { untilQuit });
+    await until(/Watching/);
+    let release: () => void = () => {};
+    fake.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    fake.verdicts = ['accepted'];
+    fake.watchers[0]!.emit('change', stub933);
+    await until(/judging again/);
+    quit();
+    let finished = false;
+    void done.then(() => {
+      finished = true;
+    });
+    await sleep(50);
+    expect(finished).toBe(false);
+    release();
+    expect(await done).toBe(0);
+    expect(io.stdout.at(-1)).toContain('— Accepted');
+  });
+});
+
+describe('quitting from the keyboard', () => {
+  let stdin: PassThrough & { isTTY?: boolean; setRawMode?: (on: boolean) => void };
+  let rawModes: boolean[];
+  const signals = {
+    SIGINT: process.listeners('SIGINT'),
+    SIGTERM: process.listeners('SIGTERM'),
+  };
+
+  beforeEach(() => {
+    rawModes = [];
+    stdin = Object.assign(new PassThrough(), {
+      isTTY: true,
+      setRawMode: (on: boolean) => {
+        rawModes.push(on);
+      },
+    });
+    vi.spyOn(process, 'stdin', 'get').mockReturnValue(stdin as unknown as typeof process.stdin);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const listener of process.listeners(signal)) {
+        if (!signals[signal].includes(listener)) process.off(signal, listener);
+      }
+    }
+  });
+
+  /** Starts kata in a terminal, waits for it to watch, and returns its exit with a flag. */
+  async function watching() {
+    const { io, until } = watchedIO(true);
+    let finished = false;
+    const done = kata(['933'], io).then((code) => {
+      finished = true;
+      return code;
+    });
+    await until(/Watching/);
+    expect(rawModes).toEqual([true]);
+    return { done, finished: () => finished };
+  }
+
+  test.each([
+    ['q', (s: EventEmitter) => s.emit('data', 'q')],
+    ['Ctrl-C', (s: EventEmitter) => s.emit('data', '\u0003')],
+    ['the end of input', (s: EventEmitter) => s.emit('end')],
+    ['SIGINT', () => process.emit('SIGINT')],
+  ])('%s quits, restoring the terminal', async (_, press) => {
+    const { done, finished } = await watching();
+    stdin.emit('data', 'x');
+    stdin.emit('data', 'Q');
+    await sleep(20);
+    expect(finished()).toBe(false);
+    press(stdin);
+    expect(await done).toBe(0);
+    expect(rawModes).toEqual([true, false]);
+    expect(stdin.isPaused()).toBe(true);
+  });
+});

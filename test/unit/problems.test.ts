@@ -1,0 +1,124 @@
+// The catalogue: problems found by folder, looked up by what a learner types.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../../harness/paths.ts';
+import { closestProblem, findProblem, loadProblems } from '../../harness/problems.ts';
+import { scratchDir } from '../helpers.ts';
+
+const problems = loadProblems();
+
+function catalogue(entries: Record<string, unknown>): string {
+  const dir = scratchDir('catalogue');
+  for (const [name, meta] of Object.entries(entries)) {
+    mkdirSync(path.join(dir, name), { recursive: true });
+    if (meta !== undefined) {
+      writeFileSync(path.join(dir, name, 'problem.json'), JSON.stringify(meta));
+    }
+  }
+  return dir;
+}
+
+const meta = (order: number) => ({
+  title: 'T',
+  difficulty: 'Easy',
+  className: 'C',
+  order,
+  idea: 'i',
+});
+
+describe('loadProblems', () => {
+  test('finds the six problems of the ladder, in ladder order', () => {
+    expect(problems.map((p) => p.id)).toEqual(['933', '362', '346', '359', '1352', 'token-bucket']);
+    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('splits the folder name into number and slug, and knows where each file lives', () => {
+    const p = problems[0]!;
+    expect(p).toMatchObject({
+      dir: '933-number-of-recent-calls',
+      id: '933',
+      slug: 'number-of-recent-calls',
+      title: 'Number of Recent Calls',
+      className: 'RecentCounter',
+      difficulty: 'Easy',
+    });
+    expect(p.stubFile).toBe(path.join(PROBLEMS_DIR, p.dir, 'solution.ts'));
+    expect(p.statementFile).toBe(path.join(PROBLEMS_DIR, p.dir, 'README.md'));
+    expect(p.referenceFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'solution.ts'));
+    expect(p.suiteFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'suite.ts'));
+    expect(p.wrongDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'wrong'));
+    const bucket = problems.at(-1)!;
+    expect([bucket.id, bucket.slug, bucket.dir]).toEqual([
+      'token-bucket',
+      'token-bucket',
+      'token-bucket',
+    ]);
+  });
+
+  test('skips folders without problem.json, and breaks ties in order by folder name', () => {
+    const dir = catalogue({
+      '2-beta': meta(1),
+      '1-alpha': meta(1),
+      zeta: meta(0),
+      notes: undefined,
+    });
+    writeFileSync(path.join(dir, 'README.md'), 'not a folder');
+    expect(loadProblems(dir, '/elsewhere').map((p) => p.dir)).toEqual([
+      'zeta',
+      '1-alpha',
+      '2-beta',
+    ]);
+    expect(loadProblems(dir, '/elsewhere')[0]?.stubFile).toBe('/elsewhere/zeta/solution.ts');
+  });
+
+  test('a problem.json with a missing or mistyped field is an error naming the file and field', () => {
+    const untitled = catalogue({ '1-a': { ...meta(1), title: undefined } });
+    expect(() => loadProblems(untitled)).toThrow(
+      `${path.join(untitled, '1-a', 'problem.json')}: "title" must be a string`,
+    );
+    const unordered = catalogue({ '1-a': { ...meta(1), order: '1' } });
+    expect(() => loadProblems(unordered)).toThrow(/"order" must be a number/);
+    const classless = catalogue({ '1-a': { ...meta(1), className: 3 } });
+    expect(() => loadProblems(classless)).toThrow(/"className" must be a string/);
+  });
+});
+
+describe('findProblem', () => {
+  test.each([
+    '933',
+    'number-of-recent-calls',
+    '933-number-of-recent-calls',
+    '933-number-of-recent-calls/',
+    ' 933 ',
+    'Number-Of-Recent-Calls',
+  ])('finds 933 from %j', (name) => {
+    expect(findProblem(problems, name)?.dir).toBe('933-number-of-recent-calls');
+  });
+
+  test('finds a problem without a number by its name', () => {
+    expect(findProblem(problems, 'token-bucket')?.className).toBe('TokenBucket');
+    expect(findProblem(problems, '1352')?.className).toBe('ProductOfNumbers');
+  });
+
+  test('finds nothing for a partial or unknown name', () => {
+    expect(findProblem(problems, '93')).toBeUndefined();
+    expect(findProblem(problems, 'recent-calls')).toBeUndefined();
+    expect(findProblem(problems, '')).toBeUndefined();
+  });
+});
+
+describe('closestProblem', () => {
+  test('suggests the problem whose number, slug or folder is fewest edits away', () => {
+    expect(closestProblem(problems, '93')?.id).toBe('933');
+    expect(closestProblem(problems, '1353')?.id).toBe('1352');
+    expect(closestProblem(problems, 'tokenbucket')?.id).toBe('token-bucket');
+    expect(closestProblem(problems, 'LOGGER-RATE-LIMITR')?.id).toBe('359');
+    expect(closestProblem(problems, 'moving-average-from-data-streem')?.id).toBe('346');
+    expect(closestProblem(problems, 'hit-counter')?.id).toBe('362');
+  });
+
+  test('an empty catalogue has nothing to suggest', () => {
+    expect(closestProblem([], '933')).toBeUndefined();
+  });
+});
