@@ -1,7 +1,16 @@
 // Turns TypeScript into bundles the child process runs with plain `node` (no loader, so it starts in
 // ~50 ms). The learner's file is bundled alone, and may not reach into the judge or the spoilers.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { HARNESS_DIR, REPO_ROOT } from './paths.ts';
@@ -13,8 +22,6 @@ const FORBIDDEN: { dir: string; why: string }[] = [
   { dir: path.join(REPO_ROOT, 'solutions'), why: 'solutions/ holds the answers' },
   { dir: HARNESS_DIR, why: "harness/ is the judge's own code" },
 ];
-
-export type CompileResult = { ok: true } | { ok: false; message: string };
 
 let counter = 0;
 export function scratchFile(stem: string): string {
@@ -60,23 +67,64 @@ function describeFailure(error: unknown): string {
   return `${where ? `${where}: ` : ''}${first.text}${lineText}`;
 }
 
-/** Bundles the learner's solution, with a source map so stacks point at their own lines. */
-export async function compileLearner(file: string, outfile: string): Promise<CompileResult> {
+export type LearnerBundle = { ok: true; bundle: string } | { ok: false; message: string };
+
+const contentHash = (file: string): string =>
+  createHash('sha1').update(readFileSync(file)).digest('hex');
+
+/** Where the bundle of a learner's file lives: one per source path, replaced as the file changes. */
+export function learnerBundlePath(file: string): string {
+  const key = createHash('sha1').update(path.resolve(file)).digest('hex').slice(0, 16);
+  return path.join(SCRATCH_DIR, `learner-${key}.mjs`);
+}
+
+/** The bundle is current when every file it was built from still has the content it had then. */
+function isCurrent(manifest: string): boolean {
   try {
-    await esbuild.build({
+    const inputs = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>;
+    return Object.entries(inputs).every(
+      ([file, hash]) => existsSync(file) && contentHash(file) === hash,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Bundles the learner's solution (with a source map, so stacks point at their own lines), or reuses
+ * the bundle built from the same content: grading unchanged solutions then needs no compiler at all.
+ */
+export async function compileLearner(file: string): Promise<LearnerBundle> {
+  const bundle = learnerBundlePath(file);
+  const manifest = `${bundle}.inputs.json`;
+  if (isCurrent(manifest)) return { ok: true, bundle };
+  const building = scratchFile('learner-building');
+  try {
+    const result = await esbuild.build({
       entryPoints: [file],
-      outfile,
+      outfile: building,
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
       sourcemap: 'inline',
       sourceRoot: path.dirname(file),
+      metafile: true,
       logLevel: 'silent',
       plugins: [guardImports],
     });
-    return { ok: true };
+    const inputs = Object.fromEntries(
+      Object.keys(result.metafile.inputs).map((input) => {
+        const absolute = path.resolve(input);
+        return [absolute, contentHash(absolute)];
+      }),
+    );
+    renameSync(building, bundle);
+    writeFileSync(`${manifest}.${process.pid}.tmp`, JSON.stringify(inputs));
+    renameSync(`${manifest}.${process.pid}.tmp`, manifest);
+    return { ok: true, bundle };
   } catch (error) {
+    rmSync(building, { force: true });
     return { ok: false, message: describeFailure(error) };
   }
 }

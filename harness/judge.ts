@@ -1,9 +1,8 @@
 // Judges one solution file against one problem's suite. Learner code runs in a child process; a case
 // that hangs, eats memory or kills its process costs only that case, and the next case gets a fresh
 // child. Every case runs (within the problem's time budget) so the report names every trap.
-import { rmSync } from 'node:fs';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
-import { compileLearner, runnerBundle, scratchFile } from './compile.ts';
+import { compileLearner, learnerBundlePath, runnerBundle } from './compile.ts';
 import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
@@ -104,74 +103,66 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const budget = options.budgetMs ?? PROBLEM_BUDGET_MS;
   const started = performance.now();
   const output = { text: '' };
-  const learnerBundle = scratchFile(`learner-${problem.dir}`);
-  try {
-    const sessionOptions = {
-      runnerBundle: await runnerBundle(problem.suiteFile),
-      learnerBundle,
-      learnerFile: solutionFile,
-      className: problem.className,
-      output,
-    };
-    // The child starts (~0.1 s) while the learner's file compiles; it loads that file when told to.
-    let session = new ChildSession(sessionOptions);
-    const compiled = await compileLearner(solutionFile, learnerBundle);
-    if (!compiled.ok) {
-      const listed = await session.listed();
-      session.kill();
-      const skipped = byTier(listed ?? []).map((info) =>
-        blank(info, 'skipped', 'not run: the solution does not compile'),
-      );
-      return {
-        ...report(problem, skipped, started, ''),
-        verdict: 'compile-error',
-        message: compiled.message,
-      };
-    }
-
-    const loaded: LoadOutcome = await session.load();
-    const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
-    if (loaded.kind !== 'ready') {
-      session.kill();
-      const results = cases.map((info) =>
-        blank(info, 'skipped', 'not run: the solution failed to load'),
-      );
-      return { ...report(problem, results, started, output.text), ...loadFailure(loaded) };
-    }
-
-    const results: CaseResult[] = [];
-    let decided = false;
-    const decide = (): void => {
-      if (!decided) options.onDecided?.(decideVerdict(results));
-      decided = true;
-    };
-    for (const info of cases) {
-      if (info.tier === 'follow-up') decide();
-      let result: CaseResult;
-      if (performance.now() - started > budget) {
-        result = blank(
-          info,
-          'skipped',
-          `not run: the problem's ${budget / 1000} s budget was spent`,
-        );
-      } else {
-        if (!session.alive) {
-          session = new ChildSession(sessionOptions);
-          await session.load();
-        }
-        const outcome = await session.run(info.index, killDeadline(info.timeLimitMs));
-        result =
-          outcome.kind === 'result'
-            ? outcome.result
-            : { ...blank(info, 'passed', ''), ...describeDeath(outcome.reason, info) };
-      }
-      results.push(result);
-      options.onCase?.(result);
-    }
-    decide();
+  const learnerBundle = learnerBundlePath(solutionFile);
+  const sessionOptions = {
+    runnerBundle: await runnerBundle(problem.suiteFile),
+    learnerBundle,
+    learnerFile: solutionFile,
+    className: problem.className,
+    output,
+  };
+  // The child starts (~0.1 s) while the learner's file compiles; it loads that file when told to.
+  let session = new ChildSession(sessionOptions);
+  const compiled = await compileLearner(solutionFile);
+  if (!compiled.ok) {
+    const listed = await session.listed();
     session.kill();
-    return report(problem, results, started, output.text);
-  } finally {
-    rmSync(learnerBundle, { force: true });
+    const skipped = byTier(listed ?? []).map((info) =>
+      blank(info, 'skipped', 'not run: the solution does not compile'),
+    );
+    return {
+      ...report(problem, skipped, started, ''),
+      verdict: 'compile-error',
+      message: compiled.message,
+    };
   }
+
+  const loaded: LoadOutcome = await session.load();
+  const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
+  if (loaded.kind !== 'ready') {
+    session.kill();
+    const results = cases.map((info) =>
+      blank(info, 'skipped', 'not run: the solution failed to load'),
+    );
+    return { ...report(problem, results, started, output.text), ...loadFailure(loaded) };
+  }
+
+  const results: CaseResult[] = [];
+  let decided = false;
+  const decide = (): void => {
+    if (!decided) options.onDecided?.(decideVerdict(results));
+    decided = true;
+  };
+  for (const info of cases) {
+    if (info.tier === 'follow-up') decide();
+    let result: CaseResult;
+    if (performance.now() - started > budget) {
+      result = blank(info, 'skipped', `not run: the problem's ${budget / 1000} s budget was spent`);
+    } else {
+      if (!session.alive) {
+        session = new ChildSession(sessionOptions);
+        await session.load();
+      }
+      const outcome = await session.run(info.index, killDeadline(info.timeLimitMs));
+      result =
+        outcome.kind === 'result'
+          ? outcome.result
+          : { ...blank(info, 'passed', ''), ...describeDeath(outcome.reason, info) };
+    }
+    results.push(result);
+    options.onCase?.(result);
+  }
+  decide();
+  session.kill();
+  return report(problem, results, started, output.text);
 }

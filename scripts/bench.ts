@@ -20,7 +20,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/child-session.ts';
-import { compileLearner, runnerBundle, scratchFile } from '../harness/compile.ts';
+import { compileLearner, runnerBundle } from '../harness/compile.ts';
+import { readExpectation } from '../harness/expectation.ts';
 import type { CaseInfo } from '../harness/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/problems.ts';
@@ -41,26 +42,20 @@ async function runCase(
   index: number,
   deadlineMs: number,
 ): Promise<RunOutcome | undefined> {
-  const learnerBundle = scratchFile('bench');
-  try {
-    const runner = await runnerBundle(problem.suiteFile);
-    const session = new ChildSession({
-      runnerBundle: runner,
-      learnerBundle,
-      learnerFile: file,
-      className: problem.className,
-      output: { text: '' },
-    });
-    const compiled = await compileLearner(file, learnerBundle);
-    if (!compiled.ok) throw new Error(compiled.message);
-    const loaded = await session.load();
-    if (loaded.kind !== 'ready') return undefined;
-    const outcome = await session.run(index, deadlineMs);
-    session.kill();
-    return outcome;
-  } finally {
-    rmSync(learnerBundle, { force: true });
-  }
+  const compiled = await compileLearner(file);
+  if (!compiled.ok) throw new Error(compiled.message);
+  const session = new ChildSession({
+    runnerBundle: await runnerBundle(problem.suiteFile),
+    learnerBundle: compiled.bundle,
+    learnerFile: file,
+    className: problem.className,
+    output: { text: '' },
+  });
+  const loaded = await session.load();
+  if (loaded.kind !== 'ready') return undefined;
+  const outcome = await session.run(index, deadlineMs);
+  session.kill();
+  return outcome;
 }
 
 async function listCases(problem: Problem): Promise<CaseInfo[]> {
@@ -80,9 +75,7 @@ async function wrongFor(problem: Problem, trap: string | null): Promise<string[]
   const files = readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts'));
   const matching: string[] = [];
   for (const file of files) {
-    const { expectation } = (await import(path.join(problem.wrongDir, file))) as {
-      expectation: { trap: string };
-    };
+    const expectation = await readExpectation(path.join(problem.wrongDir, file));
     if (expectation.trap === trap) matching.push(file);
   }
   return matching;

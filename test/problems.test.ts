@@ -4,15 +4,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { readExpectation } from '../harness/expectation.ts';
 import { judge } from '../harness/judge.ts';
 import { loadProblems } from '../harness/problems.ts';
 import { parseExamples } from '../harness/statement.ts';
 import { isFixed, type Suite } from '../harness/suite.ts';
-
-interface Expectation {
-  verdict: string;
-  trap: string;
-}
 
 for (const problem of loadProblems()) {
   describe(problem.dir, () => {
@@ -64,7 +60,7 @@ for (const problem of loadProblems()) {
     for (const file of wrong) {
       test(`wrong/${file} is caught by the trap it embodies`, async () => {
         const solutionFile = path.join(problem.wrongDir, file);
-        const { expectation } = (await import(solutionFile)) as { expectation: Expectation };
+        const expectation = await readExpectation(solutionFile);
         const report = await judge({ problem, solutionFile });
         const caught = report.cases.filter(
           (c) => c.trap === expectation.trap && c.status !== 'passed',

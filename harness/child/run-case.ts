@@ -45,7 +45,6 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
   const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
-  const measure = c.retainedLimitMb !== undefined ? startMemoryMeasure() : undefined;
   const started = performance.now();
   const driven = drive(calls, ctx.learner, {
     className: ctx.className,
@@ -54,7 +53,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     stopAfterDivergence: !keepAll,
   });
   const ms = Math.round(performance.now() - started);
-  const retainedMb = measure?.(driven.instances);
+  const retainedMb = c.retainedLimitMb !== undefined ? retainedBy(driven.instances) : undefined;
   const result: CaseResult = {
     ...base,
     ms,
@@ -109,19 +108,27 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
   };
 }
 
-/** Returns a function that reports, after a full GC, how many MB the given objects keep alive. */
-function startMemoryMeasure(): (keep: object[]) => number {
+/**
+ * MB the instances keep alive: memory after a full GC with them, less memory after a full GC without
+ * them. Measuring by difference leaves out what the run left behind that is not theirs (compiled
+ * code, type feedback). ArrayBuffers count too: a typed array's contents live outside the JS heap.
+ */
+function retainedBy(instances: object[]): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('memory is measured only with --expose-gc');
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  return (keep) => {
-    gc();
-    const after = process.memoryUsage().heapUsed;
-    // Touch the instances after measuring so V8 cannot free them early.
-    if (keep.length < 0) throw new Error('unreachable');
-    return Math.max(0, Math.round(((after - before) / 1e6) * 100) / 100);
+  // Twice each time: what one full GC frees can leave more garbage for the next (weak references).
+  const used = (): number => {
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
   };
+  gc();
+  gc();
+  const withThem = used();
+  instances.length = 0;
+  gc();
+  gc();
+  const without = used();
+  return Math.max(0, Math.round(((withThem - without) / 1e6) * 100) / 100);
 }
 
 /** Runs the reference over a call sequence to learn what each call should return. */

@@ -27,8 +27,7 @@ const fake = vi.hoisted(() => ({
 
 vi.mock('../../harness/compile.ts', () => ({
   runnerBundle: async (suiteFile: string) => `/fake/runner-${suiteFile.split('/').at(-2)}.mjs`,
-  compileLearner: async () => ({ ok: true }),
-  scratchFile: (stem: string) => `/nonexistent/${stem}.mjs`,
+  compileLearner: async (file: string) => ({ ok: true, bundle: `/nonexistent/${file}.mjs` }),
 }));
 
 vi.mock('../../harness/child-session.ts', () => ({

@@ -266,14 +266,14 @@ describe('retained memory', () => {
     );
   });
 
-  test('over the limit is a memory limit exceeded, after a GC before and after the calls', () => {
+  test('over the limit is a memory limit exceeded: heap with the instances less heap without', () => {
     const gc = vi.fn();
     setGc(gc);
     vi.spyOn(process, 'memoryUsage')
-      .mockReturnValueOnce(heap(10_000_000))
-      .mockReturnValueOnce(heap(13_456_789));
+      .mockReturnValueOnce(heap(13_456_789))
+      .mockReturnValueOnce(heap(10_000_000));
     const result = runCase(withLimit, context(Acc));
-    expect(gc).toHaveBeenCalledTimes(2);
+    expect(gc).toHaveBeenCalledTimes(4);
     expect(result.retainedMb).toBe(3.46);
     expect(result.status).toBe('memory-limit-exceeded');
     expect(result.message).toBe('keeps 3.46 MB after the calls; the limit is 2 MB');
@@ -282,14 +282,14 @@ describe('retained memory', () => {
   test('within the limit passes, and a shrinking heap counts as nothing kept', () => {
     setGc(() => {});
     vi.spyOn(process, 'memoryUsage')
-      .mockReturnValueOnce(heap(10_000_000))
-      .mockReturnValueOnce(heap(11_000_000));
+      .mockReturnValueOnce(heap(11_000_000))
+      .mockReturnValueOnce(heap(10_000_000));
     const within = runCase(withLimit, context(Acc));
     expect(within).toMatchObject({ status: 'passed', retainedMb: 1 });
 
     vi.spyOn(process, 'memoryUsage')
-      .mockReturnValueOnce(heap(10_000_000))
-      .mockReturnValueOnce(heap(9_000_000));
+      .mockReturnValueOnce(heap(9_000_000))
+      .mockReturnValueOnce(heap(10_000_000));
     expect(runCase(withLimit, context(Acc)).retainedMb).toBe(0);
   });
 
