@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // Stubs keep LeetCode's parameter names so a pasted solution drops straight in.
-    files: ['problems/**/*.ts', 'scripts/templates/**/*.ts'],
+    files: ['problems/**/*.ts', 'solutions/*/stub.ts'],
     rules: { '@typescript-eslint/no-unused-vars': ['error', { args: 'none' }] },
   },
 );

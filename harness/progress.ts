@@ -15,6 +15,13 @@ export interface ProblemProgress {
   bestVerdict: Verdict;
   followUpsPassed: number;
   followUpsTotal: number;
+  /** Hints shown so far (`npm run hint`, or `h` in watch mode). */
+  hintsUsed?: number;
+  /** When the reference was first shown, and whether that was before the problem was accepted. */
+  solutionViewed?: string | null;
+  solutionViewedBeforeAccepted?: boolean;
+  /** Quiz scores: the best and the latest, out of `total` questions. */
+  quiz?: { best: number; last: number; total: number; at: string };
 }
 
 export interface Progress {
@@ -37,7 +44,7 @@ export function emptyProgress(): Progress {
   return { version: 1, problems: {} };
 }
 
-function isProgress(value: unknown): value is Progress {
+export function isProgress(value: unknown): value is Progress {
   const v = value as Progress;
   return (
     typeof v === 'object' &&
@@ -50,6 +57,8 @@ function isProgress(value: unknown): value is Progress {
         typeof p === 'object' &&
         p !== null &&
         typeof p.attempts === 'number' &&
+        typeof p.firstAttempted === 'string' &&
+        typeof p.lastAttempted === 'string' &&
         Object.hasOwn(RANK, p.bestVerdict),
     )
   );
@@ -93,6 +102,64 @@ export function recordReport(progress: Progress, report: ProblemReport, now = ne
     followUpsPassed: Math.max(previous?.followUpsPassed ?? 0, report.followUps.passed),
     followUpsTotal: report.followUps.total,
   };
+}
+
+/** The entry for a problem, created blank (not started, no attempts) on first use. */
+export function entryFor(progress: Progress, dir: string, now = new Date()): ProblemProgress {
+  const at = now.toISOString();
+  progress.problems[dir] ??= {
+    firstAttempted: at,
+    firstAccepted: null,
+    lastAttempted: at,
+    attempts: 0,
+    bestVerdict: 'not-started',
+    followUpsPassed: 0,
+    followUpsTotal: 0,
+  };
+  return progress.problems[dir];
+}
+
+const earliest = (a: string | null | undefined, b: string | null | undefined): string | null =>
+  a && b ? (a < b ? a : b) : (a ?? b ?? null);
+const latest = (a: string, b: string): string => (a > b ? a : b);
+
+/** Merges one problem's record into another: earliest dates, best verdict and scores, most of each count. */
+function mergeEntry(mine: ProblemProgress, theirs: ProblemProgress): ProblemProgress {
+  const merged: ProblemProgress = {
+    firstAttempted: earliest(mine.firstAttempted, theirs.firstAttempted) as string,
+    firstAccepted: earliest(mine.firstAccepted, theirs.firstAccepted),
+    lastAttempted: latest(mine.lastAttempted, theirs.lastAttempted),
+    attempts: Math.max(mine.attempts, theirs.attempts),
+    bestVerdict:
+      RANK[theirs.bestVerdict] < RANK[mine.bestVerdict] ? theirs.bestVerdict : mine.bestVerdict,
+    followUpsPassed: Math.max(mine.followUpsPassed, theirs.followUpsPassed),
+    followUpsTotal: Math.max(mine.followUpsTotal, theirs.followUpsTotal),
+  };
+  const hints = Math.max(mine.hintsUsed ?? 0, theirs.hintsUsed ?? 0);
+  if (hints > 0) merged.hintsUsed = hints;
+  const viewed = earliest(mine.solutionViewed, theirs.solutionViewed);
+  if (viewed) {
+    merged.solutionViewed = viewed;
+    merged.solutionViewedBeforeAccepted = Boolean(
+      mine.solutionViewedBeforeAccepted || theirs.solutionViewedBeforeAccepted,
+    );
+  }
+  const quizzes = [mine.quiz, theirs.quiz].filter((q) => q !== undefined);
+  if (quizzes.length > 0) {
+    const newest = quizzes.reduce((a, b) => (a.at >= b.at ? a : b));
+    merged.quiz = { ...newest, best: Math.max(...quizzes.map((q) => q.best)) };
+  }
+  return merged;
+}
+
+/** Merges an imported record into this one; neither loses what it knew. */
+export function mergeProgress(into: Progress, from: Progress): Progress {
+  const problems = { ...into.problems };
+  for (const [dir, theirs] of Object.entries(from.problems)) {
+    const mine = problems[dir];
+    problems[dir] = mine ? mergeEntry(mine, theirs) : theirs;
+  }
+  return { version: 1, problems };
 }
 
 export function isSolved(progress: Progress, dir: string): boolean {

@@ -1,0 +1,68 @@
+// The learning material kept beside each reference: hints, quiz questions, an explanation and the
+// pristine stub. Read and checked here, so that every command sees the same, valid content.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Problem } from './problems.ts';
+
+export interface QuizQuestion {
+  question: string;
+  choices: string[];
+  /** Index of the right choice. */
+  answer: number;
+  /** Why the right choice is right: shown after every answer. */
+  why: string;
+}
+
+export const MIN_HINTS = 3;
+export const MIN_QUESTIONS = 5;
+
+const file = (problem: Problem, name: string): string =>
+  path.join(path.dirname(problem.suiteFile), name);
+
+export const hintsFile = (problem: Problem): string => file(problem, 'hints.json');
+export const quizFile = (problem: Problem): string => file(problem, 'quiz.json');
+export const explanationFile = (problem: Problem): string => file(problem, 'explanation.md');
+/** The stub as shipped, kept once: `reset` copies it back, a test holds problems/ equal to it. */
+export const pristineStubFile = (problem: Problem): string => file(problem, 'stub.ts');
+
+export function loadHints(problem: Problem): string[] {
+  const hints: unknown = JSON.parse(readFileSync(hintsFile(problem), 'utf8'));
+  if (
+    !Array.isArray(hints) ||
+    hints.length < MIN_HINTS ||
+    !hints.every((h) => typeof h === 'string' && h.trim())
+  ) {
+    throw new Error(`${hintsFile(problem)} must be an array of at least ${MIN_HINTS} hints`);
+  }
+  return hints as string[];
+}
+
+function isQuestion(q: unknown): q is QuizQuestion {
+  const v = q as QuizQuestion;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.question === 'string' &&
+    typeof v.why === 'string' &&
+    Array.isArray(v.choices) &&
+    v.choices.length >= 2 &&
+    v.choices.every((c) => typeof c === 'string') &&
+    Number.isInteger(v.answer) &&
+    v.answer >= 0 &&
+    v.answer < v.choices.length
+  );
+}
+
+export function loadQuiz(problem: Problem): QuizQuestion[] {
+  const quiz: unknown = JSON.parse(readFileSync(quizFile(problem), 'utf8'));
+  if (!Array.isArray(quiz) || quiz.length < MIN_QUESTIONS || !quiz.every(isQuestion)) {
+    throw new Error(
+      `${quizFile(problem)} must be an array of at least ${MIN_QUESTIONS} well-formed questions`,
+    );
+  }
+  return quiz;
+}
+
+export function loadExplanation(problem: Problem): string {
+  return readFileSync(explanationFile(problem), 'utf8');
+}
