@@ -3,7 +3,7 @@
 // code does — loop forever, allocate without end, call process.exit — this side survives it.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { ChildMessage, ParentMessage } from './child/serve.ts';
+import type { ChildMessage, OpenRequest, ParentMessage } from './child/protocol.ts';
 import type { CaseInfo, CaseResult } from './outcome.ts';
 
 /** V8's heap cap for learner code. A reference solution peaks far below this. */
@@ -11,6 +11,11 @@ export const HEAP_LIMIT_MB = 256;
 /** Resident memory cap, which also catches off-heap allocations such as huge ArrayBuffers. */
 export const RSS_LIMIT_MB = 512;
 const RSS_POLL_MS = 40;
+/**
+ * A case stopped for time whose process grew by more than this was allocating without end: no
+ * reference grows by a tenth of it, and the heap cap alone stops a hog at ~300 MB resident.
+ */
+export const HOGGING_GROWTH_MB = 150;
 /** How long a child may take to start and load the learner's module. */
 export const LOAD_DEADLINE_MS = 4000;
 /** Output kept from learner code; beyond this it is dropped. */
@@ -34,15 +39,6 @@ export type Death =
   | { why: 'memory' }
   | { why: 'exit'; code: number | null; signal: string | null };
 
-export interface SessionOptions {
-  runnerBundle: string;
-  learnerBundle: string;
-  learnerFile: string;
-  className: string;
-  /** Collects everything the child prints. */
-  output: { text: string };
-}
-
 function residentMb(pid: number): number | undefined {
   try {
     const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
@@ -62,18 +58,28 @@ export class ChildSession {
   private onDeath: ((death: Death) => void) | undefined;
   private readonly poll: NodeJS.Timeout;
 
-  constructor(private readonly options: SessionOptions) {
-    const args = [options.learnerBundle, options.learnerFile, options.className];
-    this.child = fork(options.runnerBundle, args, {
+  /** Where what the child prints goes: switched to each problem's own collector in turn. */
+  output: { text: string } = { text: '' };
+  /** Resident memory when the running case started, and the most seen since. */
+  private startRssMb = 0;
+  private peakRssMb = 0;
+  /** The end of the child's stderr, where V8 reports running out of heap. */
+  private stderrTail = '';
+
+  constructor(workerBundle: string) {
+    this.child = fork(workerBundle, [], {
       execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--expose-gc', '--enable-source-maps'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
     const collect = (chunk: Buffer): void => {
-      if (options.output.text.length < OUTPUT_CAP) options.output.text += chunk.toString('utf8');
+      if (this.output.text.length < OUTPUT_CAP) this.output.text += chunk.toString('utf8');
     };
     this.child.stdout?.on('data', collect);
-    this.child.stderr?.on('data', collect);
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      collect(chunk);
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);
+    });
     this.child.on('message', (message: ChildMessage) => {
       if (message.type === 'cases') this.cases = message.cases;
       this.listener?.(message);
@@ -82,7 +88,7 @@ export class ChildSession {
       this.exited = true;
       clearInterval(this.poll);
       const heapDeath = /heap out of memory|Reached heap limit|Allocation failed/.test(
-        options.output.text,
+        this.stderrTail,
       );
       this.finish(
         this.memoryExceeded || heapDeath ? { why: 'memory' } : { why: 'exit', code, signal },
@@ -90,12 +96,25 @@ export class ChildSession {
     });
     this.poll = setInterval(() => {
       const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+      this.peakRssMb = Math.max(this.peakRssMb, rss ?? 0);
       if (rss !== undefined && rss > RSS_LIMIT_MB) {
         this.memoryExceeded = true;
         this.child.kill('SIGKILL');
       }
     }, RSS_POLL_MS);
     this.poll.unref();
+  }
+
+  /** Starts judging a problem in a fresh context: the child loads its runner and lists its cases. */
+  open(request: Omit<OpenRequest, 'type'>): void {
+    this.cases = undefined;
+    if (this.alive) this.child.send({ type: 'open', ...request } satisfies ParentMessage);
+  }
+
+  /** Ends the problem; the child drops its context and waits for the next one. */
+  close(): void {
+    this.cases = undefined;
+    if (this.alive) this.child.send({ type: 'close' } satisfies ParentMessage);
   }
 
   get alive(): boolean {
@@ -151,6 +170,8 @@ export class ChildSession {
 
   /** Runs one case; the child is killed if it has not answered by the deadline. */
   run(index: number, deadlineMs: number): Promise<RunOutcome> {
+    const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+    this.startRssMb = this.peakRssMb = rss ?? 0;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.kill({ why: 'timeout' }), deadlineMs);
       const done = (outcome: RunOutcome): void => {
@@ -170,7 +191,11 @@ export class ChildSession {
   }
 
   kill(reason?: Death): void {
-    if (reason && this.death === undefined) this.death = reason;
+    // Stopped for time while far past any honest need for memory: it was allocating without end,
+    // and only a slow machine kept it from reaching the heap cap first. Say so, whatever the speed.
+    const hogging =
+      reason?.why === 'timeout' && this.peakRssMb - this.startRssMb > HOGGING_GROWTH_MB;
+    if (reason && this.death === undefined) this.death = hogging ? { why: 'memory' } : reason;
     clearInterval(this.poll);
     if (!this.exited) this.child.kill('SIGKILL');
   }

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { LEARNER_GLOBAL } from './child/protocol.ts';
 import { HARNESS_DIR, REPO_ROOT } from './paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
@@ -27,7 +28,7 @@ let counter = 0;
 export function scratchFile(stem: string): string {
   mkdirSync(SCRATCH_DIR, { recursive: true });
   counter += 1;
-  return path.join(SCRATCH_DIR, `${stem}-${process.pid}-${counter}.mjs`);
+  return path.join(SCRATCH_DIR, `${stem}-${process.pid}-${counter}.js`);
 }
 
 function inside(dir: string, file: string): boolean {
@@ -75,7 +76,7 @@ const contentHash = (file: string): string =>
 /** Where the bundle of a learner's file lives: one per source path, replaced as the file changes. */
 export function learnerBundlePath(file: string): string {
   const key = createHash('sha1').update(path.resolve(file)).digest('hex').slice(0, 16);
-  return path.join(SCRATCH_DIR, `learner-${key}.mjs`);
+  return path.join(SCRATCH_DIR, `learner-${key}.js`);
 }
 
 /** The bundle is current when every file it was built from still has the content it had then. */
@@ -105,10 +106,11 @@ export async function compileLearner(file: string): Promise<LearnerBundle> {
       outfile: building,
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      // A script the child runs in a vm context; its exports land on one global.
+      format: 'iife',
+      globalName: LEARNER_GLOBAL,
       target: 'node20',
       sourcemap: 'inline',
-      sourceRoot: path.dirname(file),
       metafile: true,
       logLevel: 'silent',
       plugins: [guardImports],
@@ -143,40 +145,55 @@ function fingerprint(dirs: string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/**
- * The judge's child side bundled with one problem's suite and reference (and fast-check, so the child
- * loads one file). Built once and reused until a file in harness/ or the problem's folder changes.
- */
-export async function runnerBundle(suiteFile: string): Promise<string> {
-  const problemDir = path.dirname(suiteFile);
-  const stem = `runner-${path.basename(problemDir)}`;
-  const outfile = path.join(SCRATCH_DIR, `${stem}-${fingerprint([HARNESS_DIR, problemDir])}.mjs`);
+/** Builds a bundle once into the scratch folder, keyed by the sources it depends on. */
+async function cachedBuild(
+  stem: string,
+  dependsOn: string[],
+  options: esbuild.BuildOptions,
+  extension = '.js',
+): Promise<string> {
+  const outfile = path.join(SCRATCH_DIR, `${stem}-${fingerprint(dependsOn)}${extension}`);
   if (existsSync(outfile)) return outfile;
-  const serveFile = path.join(HARNESS_DIR, 'child', 'serve.ts');
   const building = scratchFile(`${stem}-building`);
   await esbuild.build({
-    stdin: {
-      contents:
-        `import suite from ${JSON.stringify(suiteFile)};\n` +
-        `import { serve } from ${JSON.stringify(serveFile)};\n` +
-        `await serve(suite);\n`,
-      resolveDir: REPO_ROOT,
-      loader: 'ts',
-    },
+    ...options,
     outfile: building,
     bundle: true,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
-    // No source map: node parses every inline map at start-up under --enable-source-maps, and this
-    // one (fast-check included) would add ~100 ms to every child. Only learner stacks need mapping.
     logLevel: 'silent',
   });
-  // Stale bundles of this problem go; the rename makes the new one appear whole to other processes.
+  // Stale builds go; the rename makes the new one appear whole to other processes.
   for (const old of readdirSync(SCRATCH_DIR)) {
     if (old.startsWith(`${stem}-`) && !old.startsWith(`${stem}-building`))
       rmSync(path.join(SCRATCH_DIR, old), { force: true });
   }
   renameSync(building, outfile);
   return outfile;
+}
+
+/** The child process's program: the same for every problem. */
+export function workerBundle(): Promise<string> {
+  const entry = path.join(HARNESS_DIR, 'child', 'worker.ts');
+  return cachedBuild('worker', [HARNESS_DIR], { entryPoints: [entry], format: 'esm' }, '.mjs');
+}
+
+/**
+ * One problem's runner script: its suite and reference, the case runner and fast-check, as one
+ * script that the child evaluates in a fresh vm context. No source map: only learner stacks need one.
+ */
+export function runnerBundle(suiteFile: string): Promise<string> {
+  const problemDir = path.dirname(suiteFile);
+  const inContext = path.join(HARNESS_DIR, 'child', 'in-context.ts');
+  return cachedBuild(`runner-${path.basename(problemDir)}`, [HARNESS_DIR, problemDir], {
+    stdin: {
+      contents:
+        `import suite from ${JSON.stringify(suiteFile)};\n` +
+        `import { createRunner, RUNNER_GLOBAL } from ${JSON.stringify(inContext)};\n` +
+        `globalThis[RUNNER_GLOBAL] = createRunner(suite);\n`,
+      resolveDir: REPO_ROOT,
+      loader: 'ts',
+    },
+    format: 'iife',
+  });
 }

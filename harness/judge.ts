@@ -1,8 +1,9 @@
 // Judges one solution file against one problem's suite. Learner code runs in a child process; a case
 // that hangs, eats memory or kills its process costs only that case, and the next case gets a fresh
 // child. Every case runs (within the problem's time budget) so the report names every trap.
+import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
-import { compileLearner, learnerBundlePath, runnerBundle } from './compile.ts';
+import { compileLearner, learnerBundlePath, runnerBundle, workerBundle } from './compile.ts';
 import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
@@ -18,6 +19,8 @@ export interface JudgeOptions {
   /** Called once the example and core cases are done, before any follow-up runs. */
   onDecided?: (verdict: ProblemReport['verdict']) => void;
   budgetMs?: number;
+  /** Reuse the child process in this slot, and leave it there for the next problem. */
+  slot?: SessionSlot;
 }
 
 /** A case is killed once it overruns its limit by half again plus a little, for a busy machine. */
@@ -98,43 +101,70 @@ function report(
   };
 }
 
+/**
+ * A child process kept between problems. Passing the same slot to several judge() calls (one after
+ * another) reuses its process; the caller kills what is left in it when done (see releaseSlot).
+ */
+export interface SessionSlot {
+  session?: ChildSession;
+}
+
+export function releaseSlot(slot: SessionSlot): void {
+  slot.session?.kill();
+  slot.session = undefined;
+}
+
 export async function judge(options: JudgeOptions): Promise<ProblemReport> {
-  const { problem, solutionFile } = options;
+  const { problem } = options;
+  const solutionFile = path.resolve(options.solutionFile);
   const budget = options.budgetMs ?? PROBLEM_BUDGET_MS;
   const started = performance.now();
   const output = { text: '' };
-  const learnerBundle = learnerBundlePath(solutionFile);
-  const sessionOptions = {
-    runnerBundle: await runnerBundle(problem.suiteFile),
-    learnerBundle,
+  const slot = options.slot ?? {};
+  const request = {
+    runner: await runnerBundle(problem.suiteFile),
+    learnerBundle: learnerBundlePath(solutionFile),
     learnerFile: solutionFile,
     className: problem.className,
-    output,
   };
-  // The child starts (~0.1 s) while the learner's file compiles; it loads that file when told to.
-  let session = new ChildSession(sessionOptions);
+  const worker = await workerBundle();
+  /** A live child with this problem open: the slot's, or a fresh one when it has died. */
+  const openSession = (): ChildSession => {
+    if (!slot.session?.alive) slot.session = new ChildSession(worker);
+    slot.session.output = output;
+    slot.session.open(request);
+    return slot.session;
+  };
+  const finish = (result: ProblemReport): ProblemReport => {
+    if (options.slot) slot.session?.close();
+    else releaseSlot(slot);
+    return result;
+  };
+
+  // The child loads the runner while the learner's file compiles; it loads that file when told to.
+  let session = openSession();
   const compiled = await compileLearner(solutionFile);
   if (!compiled.ok) {
     const listed = await session.listed();
-    session.kill();
     const skipped = byTier(listed ?? []).map((info) =>
       blank(info, 'skipped', 'not run: the solution does not compile'),
     );
-    return {
+    return finish({
       ...report(problem, skipped, started, ''),
       verdict: 'compile-error',
       message: compiled.message,
-    };
+    });
   }
 
   const loaded: LoadOutcome = await session.load();
   const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
   if (loaded.kind !== 'ready') {
-    session.kill();
+    // The child may be stuck in the learner's top-level code: it cannot serve anyone else.
+    releaseSlot(slot);
     const results = cases.map((info) =>
       blank(info, 'skipped', 'not run: the solution failed to load'),
     );
-    return { ...report(problem, results, started, output.text), ...loadFailure(loaded) };
+    return finish({ ...report(problem, results, started, output.text), ...loadFailure(loaded) });
   }
 
   const results: CaseResult[] = [];
@@ -150,7 +180,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
       result = blank(info, 'skipped', `not run: the problem's ${budget / 1000} s budget was spent`);
     } else {
       if (!session.alive) {
-        session = new ChildSession(sessionOptions);
+        session = openSession();
         await session.load();
       }
       const outcome = await session.run(info.index, killDeadline(info.timeLimitMs));
@@ -163,6 +193,5 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     options.onCase?.(result);
   }
   decide();
-  session.kill();
-  return report(problem, results, started, output.text);
+  return finish(report(problem, results, started, output.text));
 }

@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/child-session.ts';
-import { compileLearner, runnerBundle } from '../harness/compile.ts';
+import { compileLearner, runnerBundle, workerBundle } from '../harness/compile.ts';
 import { readExpectation } from '../harness/expectation.ts';
 import type { CaseInfo } from '../harness/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
@@ -44,12 +44,12 @@ async function runCase(
 ): Promise<RunOutcome | undefined> {
   const compiled = await compileLearner(file);
   if (!compiled.ok) throw new Error(compiled.message);
-  const session = new ChildSession({
-    runnerBundle: await runnerBundle(problem.suiteFile),
+  const session = new ChildSession(await workerBundle());
+  session.open({
+    runner: await runnerBundle(problem.suiteFile),
     learnerBundle: compiled.bundle,
     learnerFile: file,
     className: problem.className,
-    output: { text: '' },
   });
   const loaded = await session.load();
   if (loaded.kind !== 'ready') return undefined;
@@ -59,12 +59,12 @@ async function runCase(
 }
 
 async function listCases(problem: Problem): Promise<CaseInfo[]> {
-  const session = new ChildSession({
-    runnerBundle: await runnerBundle(problem.suiteFile),
+  const session = new ChildSession(await workerBundle());
+  session.open({
+    runner: await runnerBundle(problem.suiteFile),
     learnerBundle: '',
-    learnerFile: '',
+    learnerFile: problem.referenceFile,
     className: problem.className,
-    output: { text: '' },
   });
   const cases = (await session.listed()) ?? [];
   session.kill();

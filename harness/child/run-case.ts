@@ -29,6 +29,8 @@ export interface RunContext {
   className: string;
   /** Path of the learner's source, to cut stacks down to their frames. */
   learnerFile: string;
+  /** Rewrites positions in the learner's bundle to positions in their source. */
+  mapStack?: (stack: string) => string;
 }
 
 export function runCase(c: Case, ctx: RunContext): CaseResult {
@@ -104,7 +106,7 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
     status: 'runtime-error',
     message,
     notImplemented: thrown.notImplemented || undefined,
-    stack: error instanceof Error ? learnerStack(error, ctx.learnerFile) : undefined,
+    stack: error instanceof Error ? learnerStack(error, ctx.learnerFile, ctx.mapStack) : undefined,
   };
 }
 

@@ -28,13 +28,15 @@ const fake = vi.hoisted(() => ({
 vi.mock('../../harness/compile.ts', () => ({
   runnerBundle: async (suiteFile: string) => `/fake/runner-${suiteFile.split('/').at(-2)}.mjs`,
   compileLearner: async (file: string) => ({ ok: true, bundle: `/nonexistent/${file}.mjs` }),
+  workerBundle: async () => '/fake/worker.mjs',
 }));
 
 vi.mock('../../harness/child-session.ts', () => ({
   ChildSession: class {
-    constructor(
-      private readonly options: { runnerBundle: string; learnerFile: string; className: string },
-    ) {}
+    private options = { runnerBundle: '', learnerFile: '', className: '' };
+    open(request: { runner: string; learnerFile: string; className: string }) {
+      this.options = { ...request, runnerBundle: request.runner };
+    }
     async listed() {
       const dir = /runner-(.+)\.mjs$/.exec(this.options.runnerBundle)?.[1] ?? '';
       return fake.cases[dir] ?? [];
