@@ -174,7 +174,7 @@ async function cachedBuild(
 
 /** The child process's program: the same for every problem. */
 export function workerBundle(): Promise<string> {
-  const entry = path.join(HARNESS_DIR, 'child', 'worker.ts');
+  const entry = path.join(HARNESS_DIR, 'child', 'main.ts');
   return cachedBuild('worker', [HARNESS_DIR], { entryPoints: [entry], format: 'esm' }, '.mjs');
 }
 

@@ -1,4 +1,4 @@
-// The child process's side of the judge. One process serves problem after problem, each in a fresh
+// The child process's side of the judge (started by main.ts). One process serves problem after problem, each in a fresh
 // vm context of its own (its own globals, so one problem's code cannot disturb another's), which costs
 // a few milliseconds where a new process costs ~90 ms. The parent holds the clock and the kill switch:
 // when learner code hangs, exhausts memory or kills the process, the parent starts another one.
@@ -231,7 +231,8 @@ class Problem {
 
 let current: Problem | undefined;
 
-process.on('message', (message: ParentMessage) => {
+/** Answers one message from the parent. */
+export function handleMessage(message: ParentMessage): void {
   switch (message.type) {
     case 'open':
       current?.close();
@@ -250,4 +251,13 @@ process.on('message', (message: ParentMessage) => {
       current = undefined;
       break;
   }
-});
+}
+
+/** Makes this process the judge's child: it serves the parent until the parent kills it. */
+export function serveParent(): void {
+  process.on('message', handleMessage);
+  // An error thrown later from a learner's timer or promise must not take down the child and, with
+  // it, whichever problem happens to be running: it is printed, and the output shows it.
+  process.on('uncaughtException', (error) => console.error('uncaught:', error));
+  process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
+}

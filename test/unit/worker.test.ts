@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compileLearner, runnerBundle } from '../../harness/compile.ts';
 import type { ChildMessage, ParentMessage } from '../../harness/child/protocol.ts';
+import { handleMessage } from '../../harness/child/worker.ts';
 import { findProblem, loadProblems } from '../../harness/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from '../helpers.ts';
 
@@ -19,7 +20,6 @@ beforeAll(async () => {
     return true;
   }) as typeof process.send;
   runner = await runnerBundle(problem.suiteFile);
-  await import('../../harness/child/worker.ts');
 });
 
 afterAll(() => {
@@ -29,7 +29,7 @@ afterAll(() => {
 
 function post(message: ParentMessage): ChildMessage[] {
   sent = [];
-  process.emit('message' as never, message as never);
+  handleMessage(message);
   return sent;
 }
 
