@@ -131,6 +131,16 @@ export async function compileLearner(file: string): Promise<LearnerBundle> {
   }
 }
 
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+function isOld(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs > STALE_AFTER_MS;
+  } catch {
+    return false; // already gone
+  }
+}
+
 /** Modification times and sizes of every file below the given folders: a cheap cache key. */
 function fingerprint(dirs: string[]): string {
   const hash = createHash('sha1').update(esbuild.version);
@@ -163,12 +173,14 @@ async function cachedBuild(
     target: 'node20',
     logLevel: 'silent',
   });
-  // Stale builds go; the rename makes the new one appear whole to other processes.
-  for (const old of readdirSync(SCRATCH_DIR)) {
-    if (old.startsWith(`${stem}-`) && !old.startsWith(`${stem}-building`))
-      rmSync(path.join(SCRATCH_DIR, old), { force: true });
-  }
+  // The rename makes the new build appear whole to other processes. Older builds go once nobody can
+  // still be about to load them: another checkout sharing node_modules may have built one just now.
   renameSync(building, outfile);
+  for (const old of readdirSync(SCRATCH_DIR)) {
+    const file = path.join(SCRATCH_DIR, old);
+    if (old.startsWith(`${stem}-`) && file !== outfile && isOld(file))
+      rmSync(file, { force: true });
+  }
   return outfile;
 }
 

@@ -51,11 +51,15 @@ if (!existsSync(bundle)) {
     // The bundle runs from node_modules/.cache (maybe through a symlink): tell it where the repo is.
     define: { __KATA_ROOT__: JSON.stringify(root) },
   });
-  for (const old of readdirSync(cacheDir)) {
-    const stale = old.startsWith(`cli-${command}-`) && !old.endsWith('.tmp');
-    if (stale) rmSync(path.join(cacheDir, old), { force: true });
-  }
   renameSync(building, bundle);
+  // Older bundles go once nobody can still be about to load them (checkouts may share node_modules).
+  for (const old of readdirSync(cacheDir)) {
+    const file = path.join(cacheDir, old);
+    const age = () => Date.now() - statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (old.startsWith(`cli-${command}-`) && file !== bundle && age() > 3_600_000) {
+      rmSync(file, { force: true });
+    }
+  }
 }
 process.argv.splice(2, 1);
 await import(pathToFileURL(bundle).href);
