@@ -57,9 +57,19 @@ export function isProgress(value: unknown): value is Progress {
         typeof p === 'object' &&
         p !== null &&
         typeof p.attempts === 'number' &&
+        typeof p.followUpsPassed === 'number' &&
+        typeof p.followUpsTotal === 'number' &&
         typeof p.firstAttempted === 'string' &&
         typeof p.lastAttempted === 'string' &&
-        Object.hasOwn(RANK, p.bestVerdict),
+        Object.hasOwn(RANK, p.bestVerdict) &&
+        (p.hintsUsed === undefined || typeof p.hintsUsed === 'number') &&
+        (p.quiz === undefined ||
+          (typeof p.quiz === 'object' &&
+            p.quiz !== null &&
+            typeof p.quiz.best === 'number' &&
+            typeof p.quiz.last === 'number' &&
+            typeof p.quiz.total === 'number' &&
+            typeof p.quiz.at === 'string')),
     )
   );
 }
