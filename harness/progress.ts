@@ -104,6 +104,8 @@ export function recordReport(progress: Progress, report: ProblemReport, now = ne
   const accepted = report.verdict === 'accepted';
   const better = !previous || RANK[report.verdict] < RANK[previous.bestVerdict];
   progress.problems[report.dir] = {
+    // Hints, solution views and quiz scores are not the judge's to change.
+    ...previous,
     firstAttempted: previous?.firstAttempted ?? at,
     firstAccepted: previous?.firstAccepted ?? (accepted ? at : null),
     lastAttempted: at,

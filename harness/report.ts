@@ -3,6 +3,7 @@
 import type { CallRecord, CaseResult, CaseStatus, ProblemReport, Verdict } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import type { Style } from './style.ts';
+import { visibleLength, WIDTH, wrap } from './wrap.ts';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   accepted: 'Accepted',
@@ -42,22 +43,28 @@ export function casesPassed(report: ProblemReport): { passed: number; total: num
   return { passed: cases.filter((c) => c.status === 'passed').length, total: cases.length };
 }
 
+/** Breaks prose to the screen's width, then paints each line (so no colour spans a line break). */
+function wrapPainted(text: string, indent: string, paint: (s: string) => string): string[] {
+  return wrap(text, WIDTH, indent).split('\n').map(paint);
+}
+
 export function headline(problem: Problem, report: ProblemReport, style: Style): string {
   const cases = casesPassed(report);
   const f = report.followUps;
-  return (
-    `${style.bold(`${problem.id} · ${problem.title}`)} — ${paintVerdict(report.verdict, style)}` +
-    style.dim(
-      `  (cases ${cases.passed}/${cases.total} · follow-ups ${f.passed}/${f.total} · ${report.ms} ms)`,
-    )
-  );
+  const title = `${style.bold(`${problem.id} · ${problem.title}`)} — ${paintVerdict(report.verdict, style)}`;
+  const counts = `(cases ${cases.passed}/${cases.total} · follow-ups ${f.passed}/${f.total} · ${report.ms} ms)`;
+  // Long titles push the counts past the screen's edge: they go on a line of their own.
+  const oneLine = visibleLength(title) + 2 + counts.length <= WIDTH;
+  return `${title}${oneLine ? '  ' : '\n  '}${style.dim(counts)}`;
 }
 
 function callLine(call: CallRecord, diverged: boolean, style: Style): string {
   const text = `${call.method}(${call.args})`;
   const mark = diverged ? style.red('→') : ' ';
   const actual = call.ok ? call.actual : style.red(call.actual);
-  return `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${call.expected.padEnd(14)} ${actual}`;
+  const line = `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${call.expected.padEnd(14)} ${actual}`;
+  // Long arguments or values continue under the call rather than past the screen's edge.
+  return wrap(line, WIDTH, ' '.repeat(10));
 }
 
 /** The calls of a case with expected against actual and the first difference marked. */
@@ -86,14 +93,22 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
     result.status === 'skipped'
       ? style.dim(STATUS_LABEL.skipped)
       : style.red(STATUS_LABEL[result.status]);
-  const lines = [`${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${status}`];
-  if (result.message) lines.push(`  ${result.message}`);
-  if (result.stack) lines.push(...result.stack.split('\n').map((l) => style.dim(`    ${l}`)));
+  const lines = [
+    wrap(`${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${status}`, WIDTH, '  '),
+  ];
+  if (result.message) lines.push(wrap(`  ${result.message}`, WIDTH, '    '));
+  if (result.stack) {
+    for (const l of result.stack.split('\n'))
+      lines.push(...wrapPainted(`    ${l}`, '      ', style.dim));
+  }
   const hidden = result.tier !== 'example';
-  if (hidden && result.hint) lines.push(`  ${style.yellow('Hint:')} ${result.hint}`);
+  if (hidden && result.hint) {
+    lines.push(wrap(`  ${style.yellow('Hint:')} ${result.hint}`, WIDTH, '        '));
+  }
   const showCalls = !hidden || reveal || result.input?.startsWith('minimal counterexample');
   if (showCalls) {
-    if (result.input) lines.push(style.dim(`  input: ${result.input}`));
+    if (result.input)
+      lines.push(...wrapPainted(`  input: ${result.input}`, '         ', style.dim));
     lines.push(...callTable(result, style));
   } else if (result.calls && result.calls.length > 0) {
     lines.push(style.dim('  (run with --reveal to see its input, expected and actual)'));
@@ -101,8 +116,11 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
   return lines;
 }
 
+/** What the learner's code printed, cut to a few lines, each cut to the screen's width. */
 function shortenOutput(output: string): string[] {
-  const lines = output.trimEnd().split('\n');
+  const room = WIDTH - 2;
+  const fit = (l: string): string => (l.length > room ? `${l.slice(0, room - 1)}…` : l);
+  const lines = output.trimEnd().split('\n').map(fit);
   if (lines.length <= OUTPUT_LINES) return lines;
   return [...lines.slice(0, OUTPUT_LINES), `… ${lines.length - OUTPUT_LINES} more lines`];
 }
@@ -115,7 +133,9 @@ export function formatReport(
 ): string {
   const { style, reveal } = options;
   const lines = [headline(problem, report, style)];
-  if (report.message) lines.push('', ...report.message.split('\n').map((l) => `  ${l}`));
+  if (report.message) {
+    lines.push('', ...report.message.split('\n').map((l) => wrap(`  ${l}`, WIDTH, '    ')));
+  }
   if (report.verdict === 'not-started') {
     lines.push('', `  Open the stub and replace the "Not implemented" errors with your solution.`);
   }
@@ -138,7 +158,11 @@ export function formatReport(
     for (const result of followUps) {
       if (result.status === 'passed') {
         lines.push(
-          `${style.green('✓')} ${result.name}${style.dim(` [${result.trap}] ${result.ms} ms`)}`,
+          wrap(
+            `${style.green('✓')} ${result.name}${style.dim(` [${result.trap}] ${result.ms} ms`)}`,
+            WIDTH,
+            '  ',
+          ),
         );
       } else {
         lines.push(...describeCase(result, reveal, style));

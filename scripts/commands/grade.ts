@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { judge } from '../../harness/judge.ts';
+import { judge, releaseSlot, type SessionSlot } from '../../harness/judge.ts';
 import type { ProblemReport } from '../../harness/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/problems.ts';
 import { loadProgress, recordReport, saveProgress } from '../../harness/progress.ts';
@@ -23,7 +23,14 @@ function tableRow(cells: string[], widths: number[]): string {
 
 const WIDTHS = [12, 20, 6, 21, 5, 5, 5];
 
-function table(graded: { problem: Problem; report: ProblemReport }[], io: IO): string[] {
+/** Marks an accepted verdict reached with hints; explained under the table. */
+const HINTED = '*';
+
+function table(
+  graded: { problem: Problem; report: ProblemReport }[],
+  io: IO,
+  hinted: Set<string>,
+): string[] {
   const header = tableRow(
     ['problem', 'title', 'level', 'verdict', 'cases', 'f-ups', 'time'],
     WIDTHS,
@@ -31,10 +38,13 @@ function table(graded: { problem: Problem; report: ProblemReport }[], io: IO): s
   const lines = [io.style.bold(header)];
   for (const { problem, report } of graded) {
     const cases = casesPassed(report);
-    const label = VERDICT_LABEL[report.verdict];
+    const mark = report.verdict === 'accepted' && hinted.has(problem.dir) ? HINTED : '';
+    const label = VERDICT_LABEL[report.verdict] + mark;
     // Pad the verdict before colouring it, so escape codes do not upset the column widths.
     const verdict =
-      paintVerdict(report.verdict, io.style) + ' '.repeat((WIDTHS[3] as number) - label.length);
+      paintVerdict(report.verdict, io.style) +
+      mark +
+      ' '.repeat((WIDTHS[3] as number) - label.length);
     const before = tableRow([problem.id, problem.title, problem.difficulty], WIDTHS.slice(0, 3));
     const after = tableRow(
       [
@@ -91,21 +101,33 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   }
 
   const started = performance.now();
-  const reports = await mapConcurrent(chosen, availableParallelism(), (problem) =>
-    judge({ problem, solutionFile: fileOf(problem) }),
-  );
+  // One child process per lane, reused from problem to problem (each gets a fresh vm context).
+  const lanes = Math.min(availableParallelism(), chosen.length);
+  const slots: SessionSlot[] = Array.from({ length: lanes }, () => ({}));
+  const reports = await mapConcurrent(chosen, lanes, (problem, lane) =>
+    judge({ problem, solutionFile: fileOf(problem), slot: slots[lane] }),
+  ).finally(() => slots.forEach(releaseSlot));
   const graded = chosen.map((problem, i) => ({ problem, report: reports[i] as ProblemReport }));
 
+  // Solutions kept elsewhere (--dir) are not the learner's: their hints do not apply.
+  const hinted = new Set<string>();
   if (values.dir === undefined) {
     const progress = loadProgress(io.err);
     for (const { report } of graded) recordReport(progress, report);
     saveProgress(progress);
+    for (const { problem } of graded) {
+      if (progress.problems[problem.dir]?.hintsUsed) hinted.add(problem.dir);
+    }
   }
   const solved = graded.filter((g) => g.report.verdict === 'accepted').length;
   if (values.json) {
     io.out(toJson(graded));
   } else {
-    io.out(table(graded, io).join('\n'));
+    io.out(table(graded, io, hinted).join('\n'));
+    const starred = graded.some(
+      (g) => g.report.verdict === 'accepted' && hinted.has(g.problem.dir),
+    );
+    if (starred) io.out(io.style.dim(`${HINTED} solved with hints`));
     const followUps = graded.reduce((sum, g) => sum + g.report.followUps.passed, 0);
     const followUpsTotal = graded.reduce((sum, g) => sum + g.report.followUps.total, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

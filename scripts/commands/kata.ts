@@ -1,21 +1,31 @@
-// `npm run kata [problem] [--once] [--reveal]`: shows a problem, judges the stub, and in a terminal
-// re-judges on every save until `q` or Ctrl-C. Without a terminal (or with --once) it judges once and
-// exits 0 only if the solution is accepted.
+// `npm run kata [problem] [--once] [--reveal] [--open]`: shows a problem, judges the stub, and in a
+// terminal re-judges on every save until `q` or Ctrl-C (`h` shows the next hint). Without a terminal
+// (or with --once) it judges once and exits 0 only if the solution is accepted. --open starts the
+// learner's editor on the stub.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { judge } from '../../harness/judge.ts';
+import { judge, releaseSlot, type SessionSlot } from '../../harness/judge.ts';
 import { renderMarkdown } from '../../harness/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/problems.ts';
 import { isSolved, loadProgress, recordReport, saveProgress } from '../../harness/progress.ts';
 import { formatReport, VERDICT_LABEL } from '../../harness/report.ts';
+import { WIDTH, wrap } from '../../harness/wrap.ts';
 import { parse, resolveProblem, type IO } from '../lib/cli.ts';
+import { showNextHint } from './hint.ts';
 
 /** Saves closer together than this are judged once. */
 const DEBOUNCE_MS = 40;
 
-async function judgeAndShow(problem: Problem, reveal: boolean, io: IO): Promise<boolean> {
+async function judgeAndShow(
+  problem: Problem,
+  reveal: boolean,
+  io: IO,
+  slot?: SessionSlot,
+): Promise<boolean> {
   const report = await judge({
+    slot,
     problem,
     solutionFile: problem.stubFile,
     // The verdict is known once the example and core cases are in: say it before the follow-ups run.
@@ -34,6 +44,49 @@ function pickNext(problems: Problem[], io: IO): Problem | undefined {
   return problems.find((p) => !isSolved(progress, p.dir));
 }
 
+/** Editors that draw in the terminal: started detached, without one, they could not show anything. */
+const TERMINAL_EDITORS = new Set([
+  'vi',
+  'vim',
+  'nvim',
+  'nano',
+  'pico',
+  'micro',
+  'hx',
+  'kak',
+  'joe',
+]);
+
+/**
+ * Starts $VISUAL, else $EDITOR, on the file, detached: a window editor opens beside the terminal and
+ * the judge carries on watching. The variable may hold arguments ("code --reuse-window").
+ */
+export function openInEditor(file: string, io: IO, env: NodeJS.ProcessEnv = process.env): void {
+  const [program, ...args] = (env.VISUAL?.trim() || env.EDITOR?.trim() || '').split(/\s+/);
+  const shown = path.relative(process.cwd(), file);
+  const note = (text: string): void =>
+    io.out(wrap(text, WIDTH, '  ').split('\n').map(io.style.dim).join('\n'));
+  if (!program) {
+    note('--open: set $VISUAL or $EDITOR to your editor (e.g. export VISUAL=code).');
+    return;
+  }
+  // npm run sets EDITOR=vi when the learner set neither, so vi is what most of them get here.
+  if (TERMINAL_EDITORS.has(path.basename(program))) {
+    note(
+      `--open: ${program} runs inside a terminal, so the judge cannot start it beside itself: ` +
+        `open ${shown} from another terminal, or set $VISUAL to a window editor (e.g. code).`,
+    );
+    return;
+  }
+  const child = spawn(program, [...args, file], { detached: true, stdio: 'ignore' });
+  // A missing program is only known later, as an event: report it rather than crash the judge.
+  child.on('error', (error) =>
+    io.err(`warning: could not start the editor "${program}": ${error.message}`),
+  );
+  child.unref();
+  note(`Opening ${shown} with ${program}`);
+}
+
 export interface KataOptions {
   /** Resolves when the learner asks to quit (tests pass their own). */
   untilQuit?: Promise<void>;
@@ -44,6 +97,7 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     once: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     reveal: { type: 'boolean', default: false },
+    open: { type: 'boolean', default: false },
   });
   const problems = loadProblems();
   const problem = positionals[0]
@@ -56,13 +110,16 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
   io.out(renderMarkdown(readFileSync(problem.statementFile, 'utf8'), io.style));
   const stub = path.relative(process.cwd(), problem.stubFile);
   io.out(`\n${io.style.bold('Your solution:')} ${stub}:1\n`);
+  if (values.open) openInEditor(problem.stubFile, io);
   const accepted = await judgeAndShow(problem, values.reveal, io);
-  const watching = values.watch || (io.interactive && !values.once);
-  if (!watching) return accepted ? 0 : 1;
+  if (!(values.watch || (io.interactive && !values.once))) return accepted ? 0 : 1;
 
+  // One child process serves every judgement of this session: a save costs no process start.
+  const slot: SessionSlot = {};
   const watcher = watch(problem.stubFile, { ignoreInitial: true });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  io.out(io.style.dim(`\nWatching ${stub}: save to judge again · q or Ctrl-C to quit`));
+  const watching = `Watching ${stub}: save to judge again · h for a hint · q or Ctrl-C to quit`;
+  io.out(`\n${wrap(watching, WIDTH, '  ').split('\n').map(io.style.dim).join('\n')}`);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const rejudge = (): void => {
@@ -70,20 +127,33 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     timer = setTimeout(() => {
       running = running.then(async () => {
         io.out(`\n${io.style.dim(`— ${new Date().toLocaleTimeString()} · judging again —`)}`);
-        await judgeAndShow(problem, values.reveal, io);
+        await judgeAndShow(problem, values.reveal, io, slot);
       });
     }, DEBOUNCE_MS);
   };
   watcher.on('change', rejudge).on('add', rejudge);
-  await (options.untilQuit ?? keyboardQuit());
+  // A hint waits for a judgement in progress, so that it never lands in the middle of a report.
+  const hint = (): void => {
+    running = running.then(() => {
+      try {
+        io.out('');
+        showNextHint(problem, io, 'press h');
+      } catch (error) {
+        // Missing hints must not end the watch: say so and carry on.
+        io.err(`error: ${(error as Error).message}`);
+      }
+    });
+  };
+  await (options.untilQuit ?? keyboardQuit(hint));
   clearTimeout(timer);
   await watcher.close();
   await running;
+  releaseSlot(slot);
   return 0;
 }
 
-/** Resolves on `q`, Ctrl-C or the end of standard input. */
-function keyboardQuit(): Promise<void> {
+/** Resolves on `q`, Ctrl-C or the end of standard input; `h` asks for a hint meanwhile. */
+function keyboardQuit(onHint: () => void): Promise<void> {
   return new Promise((resolve) => {
     const stdin = process.stdin;
     if (stdin.isTTY) stdin.setRawMode(true);
@@ -95,6 +165,7 @@ function keyboardQuit(): Promise<void> {
     };
     stdin.on('data', (key: string) => {
       if (key === 'q' || key === '\u0003') stop();
+      else if (key === 'h') onHint();
     });
     stdin.on('end', stop);
     process.once('SIGINT', stop);

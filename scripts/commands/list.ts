@@ -2,7 +2,12 @@
 import { loadProblems } from '../../harness/problems.ts';
 import { loadProgress } from '../../harness/progress.ts';
 import { VERDICT_LABEL } from '../../harness/report.ts';
+import { WIDTH, wrap } from '../../harness/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
+import { hintCount } from './hint.ts';
+
+/** Where the status column starts: the columns before it are as wide as the longest entries. */
+const STATUS_COLUMN = 3 + 13 + 32 + 7;
 
 export async function list(argv: string[], io: IO): Promise<number> {
   parse(argv, {});
@@ -14,14 +19,21 @@ export async function list(argv: string[], io: IO): Promise<number> {
   );
   loadProblems().forEach((problem, i) => {
     const mine = progress.problems[problem.dir];
-    const status = !mine
-      ? io.style.dim('not started')
-      : mine.bestVerdict === 'accepted'
-        ? io.style.green(`✓ solved · follow-ups ${mine.followUpsPassed}/${mine.followUpsTotal}`)
-        : io.style.yellow(`${VERDICT_LABEL[mine.bestVerdict]} · ${mine.attempts} attempts`);
-    io.out(
-      `${String(i + 1).padEnd(3)}${problem.id.padEnd(13)}${problem.title.padEnd(32)}${problem.difficulty.padEnd(7)}${status}`,
-    );
+    const hints = mine?.hintsUsed ? ` · ${hintCount(mine.hintsUsed)}` : '';
+    // A hint asked for before any judging makes an entry, but the problem is still not started.
+    const status =
+      !mine || (mine.bestVerdict === 'not-started' && mine.attempts === 0)
+        ? io.style.dim(`not started${hints}`)
+        : mine.bestVerdict === 'accepted'
+          ? io.style.green(
+              `✓ solved${hints} · follow-ups ${mine.followUpsPassed}/${mine.followUpsTotal}`,
+            )
+          : io.style.yellow(
+              `${VERDICT_LABEL[mine.bestVerdict]} · ${mine.attempts} attempts${hints}`,
+            );
+    const row = `${String(i + 1).padEnd(3)}${problem.id.padEnd(13)}${problem.title.padEnd(32)}${problem.difficulty.padEnd(7)}${status}`;
+    // A long status goes on under itself rather than past the 80th column.
+    io.out(wrap(row, WIDTH, ' '.repeat(STATUS_COLUMN)));
   });
   io.out(io.style.dim('\nStart with: npm run kata (opens the first problem not yet solved)'));
   return 0;

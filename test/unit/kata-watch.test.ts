@@ -78,6 +78,9 @@ vi.mock('../../harness/judge.ts', () => ({
       ms: 5,
     };
   },
+  releaseSlot: (slot: { session?: unknown }) => {
+    slot.session = undefined;
+  },
 }));
 
 const problems = loadProblems();

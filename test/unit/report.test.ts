@@ -85,8 +85,9 @@ describe('headline and verdicts', () => {
       followUps: { passed: 1, total: 1 },
     });
     expect(casesPassed(r)).toEqual({ passed: 1, total: 2 });
+    // 81 columns on one line: the counts go on a line of their own.
     expect(headline(problem, r, plain)).toBe(
-      '933 · Number of Recent Calls — Wrong Answer  (cases 1/2 · follow-ups 1/1 · 42 ms)',
+      '933 · Number of Recent Calls — Wrong Answer\n  (cases 1/2 · follow-ups 1/1 · 42 ms)',
     );
   });
 
@@ -260,7 +261,8 @@ describe('formatReport', () => {
       }),
     );
     expect(text.split('\n')).toEqual([
-      '933 · Number of Recent Calls — Compile Error  (cases 0/1 · follow-ups 0/1 · 42 ms)',
+      '933 · Number of Recent Calls — Compile Error',
+      '  (cases 0/1 · follow-ups 0/1 · 42 ms)',
       '',
       '  solution.ts:3:14: Unexpected ";"',
       '      return t +;',

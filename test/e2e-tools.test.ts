@@ -1,0 +1,195 @@
+// hint, reset and solution run through npm on a temporary copy of the repo, as a learner would run
+// them (without a terminal, so every confirmation needs --yes); then every command's output is held
+// to 80 columns, colour codes aside.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from '../harness/paths.ts';
+import { stripAnsi } from '../harness/wrap.ts';
+import { scratchDir } from './helpers.ts';
+
+const DIR933 = '933-number-of-recent-calls';
+let repo: string;
+
+function copyRepo(): string {
+  const target = scratchDir('e2e-tools');
+  for (const entry of [
+    'harness',
+    'scripts',
+    'solutions',
+    'problems',
+    'package.json',
+    'tsconfig.json',
+  ]) {
+    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
+  }
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(target, 'node_modules'));
+  return target;
+}
+
+function npm(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync('npm', ['run', '--silent', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '', ...env },
+    timeout: 120_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const stubFile = (dir = DIR933): string => path.join(repo, 'problems', dir, 'solution.ts');
+const pristine = (dir = DIR933): string =>
+  readFileSync(path.join(REPO_ROOT, 'solutions', dir, 'stub.ts'), 'utf8');
+const reference = (dir = DIR933): string =>
+  readFileSync(path.join(REPO_ROOT, 'solutions', dir, 'solution.ts'), 'utf8');
+const progress = () =>
+  JSON.parse(readFileSync(path.join(repo, '.kata', 'progress.json'), 'utf8')).problems;
+const backupDir = (): string => path.join(repo, '.kata', 'backups');
+const backups = (): string[] => (existsSync(backupDir()) ? readdirSync(backupDir()) : []);
+const flat = (text: string): string => text.replace(/\s+/g, ' ');
+
+beforeAll(() => {
+  repo = copyRepo();
+});
+
+describe('npm run hint / reset / solution', () => {
+  test('hint: one more each time, counted, then a pointer at the solution', () => {
+    const first = npm(['hint', '933']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Hint 1\/4 {2}/m);
+    expect(first.stdout).not.toMatch(/Hint 2\/4/);
+    const second = npm(['hint', '933']);
+    expect(second.stdout).toMatch(/^Hint 1\/4 [\s\S]*^Hint 2\/4 /m);
+    expect(progress()[DIR933].hintsUsed).toBe(2);
+    npm(['hint', '933']);
+    const last = npm(['hint', '933']);
+    expect(flat(last.stdout)).toContain('That was the last hint.');
+    expect(flat(last.stdout)).toContain('npm run solution 933');
+    expect(flat(npm(['list']).stdout)).toMatch(
+      /933 Number of Recent Calls Easy not started · 4 hints/,
+    );
+    const none = npm(['hint']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^error: name one problem/);
+  });
+
+  test('reset: refuses without --yes, then backs up and restores', () => {
+    const mine = 'export class RecentCounter { ping(t: number) { return t; } }\n';
+    writeFileSync(stubFile(), mine);
+    const refused = npm(['reset', '933']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(
+      'error: no terminal to confirm in: pass --yes to reset (after -- with npm run).',
+    );
+    expect(readFileSync(stubFile(), 'utf8')).toBe(mine);
+
+    const done = npm(['reset', '--', '933', '--yes']);
+    expect(done.code).toBe(0);
+    expect(readFileSync(stubFile(), 'utf8')).toBe(pristine());
+    const [backup] = backups();
+    expect(backup).toMatch(/^933-number-of-recent-calls-.*Z\.ts$/);
+    expect(readFileSync(path.join(backupDir(), backup!), 'utf8')).toBe(mine);
+    expect(flat(done.stdout)).toContain(`saved as .kata/backups/${backup}`);
+  });
+
+  test('reset --all: one backup per changed problem, the pristine ones skipped', () => {
+    const before = backups().length;
+    writeFileSync(stubFile(), 'one');
+    writeFileSync(stubFile('token-bucket'), 'two');
+    const { code, stdout } = npm(['reset', '--', '--all', '--yes']);
+    expect(code).toBe(0);
+    expect(backups()).toHaveLength(before + 2);
+    expect(stdout.match(/already the stub as shipped/g)).toHaveLength(4);
+    for (const dir of readdirSync(path.join(repo, 'problems'))) {
+      expect(readFileSync(stubFile(dir), 'utf8')).toBe(pristine(dir));
+    }
+    // Nothing left to reset: no question, so no --yes needed.
+    expect(npm(['reset', '--', '--all']).code).toBe(0);
+  });
+
+  test('solution: a spoiler before acceptance, free after it', () => {
+    const refused = npm(['solution', '933']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/pass --yes to see the reference before solving/);
+    expect(progress()[DIR933].solutionViewed).toBeUndefined();
+
+    const shown = npm(['solution', '--', '933', '--yes']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(reference());
+    expect(shown.stdout).toMatch(/^The idea$/m);
+    expect(progress()[DIR933]).toMatchObject({ solutionViewedBeforeAccepted: true });
+
+    writeFileSync(stubFile(), reference());
+    expect(npm(['grade', '--', '933']).code).toBe(0);
+    expect(npm(['solution', '362']).code).toBe(2);
+    const free = npm(['solution', '933']);
+    expect(free.code).toBe(0);
+    expect(progress()[DIR933]).toMatchObject({
+      bestVerdict: 'accepted',
+      hintsUsed: 4,
+      solutionViewedBeforeAccepted: true,
+    });
+  });
+
+  test('list and grade mark the solve with hints', () => {
+    expect(flat(npm(['list']).stdout)).toContain(
+      '933 Number of Recent Calls Easy ✓ solved · 4 hints · follow-ups 4/4',
+    );
+    const graded = npm(['grade', '--', '933', '362']).stdout;
+    expect(graded).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted\* /m);
+    expect(graded).toMatch(/^\* solved with hints$/m);
+  });
+});
+
+describe('every command fits 80 columns', () => {
+  const colour = { FORCE_COLOR: '1', NO_COLOR: '' };
+
+  function expectNarrow(output: string, label: string, exceptions = new Set<string>()): void {
+    for (const line of stripAnsi(output).split('\n')) {
+      if (line.length > 80 && !exceptions.has(line)) {
+        expect.fail(`${label}: ${line.length} columns: ${line}`);
+      }
+    }
+  }
+
+  test('kata, grade and list, with and without colour', () => {
+    const dirs = readdirSync(path.join(repo, 'problems'));
+    for (const dir of dirs) writeFileSync(stubFile(dir), pristine(dir));
+    for (const dir of dirs) {
+      expectNarrow(npm(['kata', '--', dir, '--once'], colour).stdout, `kata ${dir}`);
+    }
+    // Wrong answers with hidden cases revealed: hints, messages, inputs, call tables, and failed
+    // follow-ups. (A few quick ones: the judge's own tests run meanwhile, and time limits matter.)
+    for (const wrong of [
+      'lte-cutoff.ts',
+      'if-not-while.ts',
+      'set-of-times.ts',
+      'fixed-window.ts',
+    ]) {
+      writeFileSync(
+        stubFile(),
+        readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'wrong', wrong), 'utf8'),
+      );
+      expectNarrow(npm(['kata', '--', '933', '--once', '--reveal']).stdout, `kata 933 ${wrong}`);
+    }
+    expectNarrow(npm(['grade'], colour).stdout, 'grade');
+    expectNarrow(npm(['grade', '--', '--reveal']).stdout, 'grade --reveal');
+    expectNarrow(npm(['list'], colour).stdout, 'list');
+  });
+
+  test('hint, reset and solution', () => {
+    for (const dir of readdirSync(path.join(repo, 'problems'))) {
+      for (let i = 0; i < 5; i++) expectNarrow(npm(['hint', dir], colour).stdout, `hint ${dir}`);
+      writeFileSync(stubFile(dir), 'changed');
+      expectNarrow(npm(['reset', '--', dir, '--yes'], colour).stdout, `reset ${dir}`);
+      // The one exception: the reference is printed as written (formatted for 100 columns), so a
+      // line of the reference itself may be wider. Everything else must fit.
+      const ownLines = new Set(reference(dir).split('\n'));
+      const shown = npm(['solution', '--', dir, '--yes'], colour);
+      expect(shown.code).toBe(0);
+      expectNarrow(shown.stdout, `solution ${dir}`, ownLines);
+    }
+    expectNarrow(npm(['reset', '--', '--all', '--yes']).stdout, 'reset --all');
+  });
+});

@@ -1,0 +1,197 @@
+// Word wrapping, and where it is used for prose: Markdown paragraphs and list items, and the lines of
+// a report that carry sentences (hints, messages, inputs, the headline).
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { loadExplanation } from '../../harness/learning.ts';
+import { renderMarkdown } from '../../harness/markdown.ts';
+import type { CaseResult, ProblemReport } from '../../harness/outcome.ts';
+import { loadProblems } from '../../harness/problems.ts';
+import { formatReport, headline } from '../../harness/report.ts';
+import { makeStyle } from '../../harness/style.ts';
+import { stripAnsi, visibleLength, WIDTH, wrap } from '../../harness/wrap.ts';
+
+const plain = makeStyle(false);
+const colour = makeStyle(true);
+const widest = (text: string): number => Math.max(...text.split('\n').map((l) => visibleLength(l)));
+
+describe('wrap', () => {
+  test('a line that fits is returned exactly, spacing and all', () => {
+    expect(wrap('a  b    c', 10)).toBe('a  b    c');
+    expect(wrap('  | 3 |   return t +;', 80)).toBe('  | 3 |   return t +;');
+    expect(WIDTH).toBe(80);
+  });
+
+  test('breaks at spaces, dropping the space at the break, with a hanging indent', () => {
+    expect(wrap('one two three four five', 10)).toBe('one two\nthree four\nfive');
+    expect(wrap('- one two three four', 10, '  ')).toBe('- one two\n  three\n  four');
+  });
+
+  test('keeps the leading indent of the first line and the spacing where nothing breaks', () => {
+    expect(wrap('    ab  cd ef gh', 11, '    ')).toBe('    ab  cd\n    ef gh');
+  });
+
+  test('each line of a multi-line text is wrapped on its own', () => {
+    expect(wrap('aa bb\ncc dd ee', 5)).toBe('aa bb\ncc dd\nee');
+  });
+
+  test('a word wider than the line is cut, so that nothing overflows', () => {
+    expect(wrap('see abcdefghijkl', 5)).toBe('see\nabcde\nfghij\nkl');
+    expect(wrap('abcdefgh', 5, '  ')).toBe('abcde\n  fgh');
+  });
+
+  test('an indent as wide as the line cannot loop forever', () => {
+    expect(wrap('ab cd', 2, '    ')).toBe('ab\n    cd');
+  });
+
+  test('trailing spaces of a long line are dropped', () => {
+    expect(wrap('ab cd ef   ', 5)).toBe('ab cd\nef');
+  });
+
+  test('colour codes take no room, and a cut word keeps them', () => {
+    const word = colour.red('abcdef');
+    expect(visibleLength(word)).toBe(6);
+    const text = `${colour.bold('ab')} ${colour.green('cd')} ef`;
+    expect(wrap(text, 8)).toBe(text);
+    expect(wrap(text, 5)).toBe(`${colour.bold('ab')} ${colour.green('cd')}\nef`);
+    const cut = wrap(word, 4).split('\n');
+    expect(cut.map(stripAnsi)).toEqual(['abcd', 'ef']);
+    expect(cut[0]!.startsWith('\u001b[31m')).toBe(true);
+    expect(cut[1]!.endsWith('\u001b[39m')).toBe(true);
+  });
+});
+
+describe('renderMarkdown at 80 columns', () => {
+  const long = 'word '.repeat(30).trim();
+
+  test('a paragraph wrapped for the editor is re-flowed for the screen', () => {
+    const md = `${'a '.repeat(45)}\nb c\n\nnext`;
+    const out = renderMarkdown(md, plain).split('\n');
+    expect(out.every((l) => l.length <= 80)).toBe(true);
+    expect(out.join(' ').replace(/\s+/g, ' ')).toBe(`${'a '.repeat(45)}b c next`);
+    expect(out.at(-2)).toBe('');
+  });
+
+  test('list items keep their marker and continue under their text', () => {
+    const md = `- ${long}\n  continued\n1. ${long}\n- short`;
+    const out = renderMarkdown(md, plain, 40).split('\n');
+    expect(out[0]).toMatch(/^- word/);
+    expect(out[1]).toMatch(/^ {2}word/);
+    const numbered = out.findIndex((l) => l.startsWith('1. '));
+    expect(out[numbered + 1]).toMatch(/^ {3}word/);
+    expect(out.at(-1)).toBe('- short');
+    expect(out.join('\n')).toContain('continued');
+    expect(widest(out.join('\n'))).toBeLessThanOrEqual(40);
+  });
+
+  test('inline markup spanning a source line break is rendered whole', () => {
+    expect(renderMarkdown('a **bold\nword** and `a\nb`', makeStyle(true))).toBe(
+      `a ${colour.bold('bold word')} and ${colour.cyan('a b')}`,
+    );
+  });
+
+  test('code keeps its lines; only a line too wide is broken, under its label', () => {
+    const calls = `calls:   [${Array.from({ length: 12 }, () => '"shouldPrint"').join(', ')}]`;
+    const md = ['```text', calls, 'returns: [null, true]', '```'].join('\n');
+    const out = renderMarkdown(md, plain).split('\n');
+    expect(out[0]).toMatch(/^ {4}calls: {3}\["shouldPrint", /);
+    // Continued under the first element, one past the bracket.
+    expect(out[1]).toMatch(/^ {14}"shouldPrint"/);
+    expect(out.at(-1)).toBe('    returns: [null, true]');
+    expect(widest(out.join('\n'))).toBeLessThanOrEqual(80);
+    const code = renderMarkdown(`\`\`\`ts\n  ${'x + '.repeat(30)}y;\n\`\`\``, plain).split('\n');
+    expect(code[1]).toMatch(/^ {8}[x+] /);
+  });
+
+  test('every statement and explanation fits 80 columns, with or without colour', () => {
+    for (const problem of loadProblems()) {
+      for (const markdown of [
+        readFileSync(problem.statementFile, 'utf8'),
+        loadExplanation(problem),
+      ]) {
+        for (const style of [plain, colour]) {
+          expect(widest(renderMarkdown(markdown, style)), problem.dir).toBeLessThanOrEqual(80);
+        }
+      }
+    }
+  });
+});
+
+const problem = loadProblems()[0]!;
+
+function report(overrides: Partial<ProblemReport>): ProblemReport {
+  return {
+    dir: problem.dir,
+    verdict: 'wrong-answer',
+    cases: [],
+    followUps: { passed: 0, total: 1 },
+    output: '',
+    ms: 42,
+    ...overrides,
+  };
+}
+
+function failing(overrides: Partial<CaseResult>): CaseResult {
+  return {
+    name: 'a case whose name is long enough to need a second line of its own',
+    tier: 'core',
+    trap: 'some-trap',
+    hint: null,
+    status: 'failed',
+    ms: 3,
+    ...overrides,
+  };
+}
+
+describe('reports at 80 columns', () => {
+  test('the headline keeps its counts on its line when they fit', () => {
+    const short = { ...problem, id: '1', title: 'Short' };
+    expect(headline(short, report({}), plain)).toBe(
+      '1 · Short — Wrong Answer  (cases 0/0 · follow-ups 0/1 · 42 ms)',
+    );
+    const long = headline(
+      { ...problem, title: 'A Title Long Enough to Need Two Lines' },
+      report({}),
+      colour,
+    );
+    expect(stripAnsi(long).split('\n')[1]).toBe('  (cases 0/0 · follow-ups 0/1 · 42 ms)');
+  });
+
+  test('hints, messages, inputs, stacks and printed lines are wrapped or cut', () => {
+    const sentence = 'This sentence goes on and on, '.repeat(6).trim();
+    const text = formatReport(
+      problem,
+      report({
+        message: sentence,
+        output: `${'x'.repeat(200)}\nshort\n`,
+        cases: [
+          failing({
+            hint: sentence,
+            message: sentence,
+            input: `minimal counterexample: ${sentence}`,
+            stack: `Error: boom\n    at ${'deep/'.repeat(30)}solution.ts:1:1`,
+            calls: [
+              {
+                index: 0,
+                method: 'ping',
+                args: '1, "a very long argument that pushes the columns of the table past the edge"',
+                expected: '1',
+                actual: '2',
+                ok: false,
+              },
+            ],
+            divergedAt: 0,
+          }),
+          failing({ tier: 'follow-up', status: 'passed', name: sentence }),
+        ],
+      }),
+      { reveal: false, style: colour },
+    );
+    expect(widest(text)).toBeLessThanOrEqual(80);
+    const lines = stripAnsi(text).split('\n');
+    const hint = lines.findIndex((l) => l.startsWith('  Hint: This sentence'));
+    expect(lines[hint + 1]).toMatch(/^ {8}\S/);
+    expect(lines.find((l) => l.includes('xxxx'))).toMatch(/^ {2}x+…$/);
+    expect(lines).toContain('  short');
+    expect(lines.some((l) => /^ {10}\S/.test(l))).toBe(true);
+  });
+});
