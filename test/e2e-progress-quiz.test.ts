@@ -1,0 +1,255 @@
+// progress, quiz and new-problem as a learner runs them: through npm, on a temporary copy of the
+// repository, answers piped into standard input, and no terminal to confirm in.
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { loadQuiz } from '../harness/learning.ts';
+import { REPO_ROOT } from '../harness/paths.ts';
+import { loadProblems } from '../harness/problems.ts';
+import type { Progress } from '../harness/progress.ts';
+import { scratchDir } from './helpers.ts';
+
+const DIR933 = '933-number-of-recent-calls';
+const DIR362 = '362-design-hit-counter';
+let repo: string;
+
+function copyRepo(): string {
+  const target = scratchDir('e2e-pq');
+  for (const entry of ['harness', 'scripts', 'solutions', 'problems', 'package.json']) {
+    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
+  }
+  // Each package is linked, but the copy keeps a cache folder of its own: the judge and launch.mjs
+  // build into node_modules/.cache and clear out builds they take to be stale, which would include
+  // the builds of any other copy running at the same time.
+  mkdirSync(path.join(target, 'node_modules'));
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+    if (entry === '.cache') continue;
+    symlinkSync(
+      path.join(REPO_ROOT, 'node_modules', entry),
+      path.join(target, 'node_modules', entry),
+    );
+  }
+  return target;
+}
+
+function npm(args: string[], input = '') {
+  const result = spawnSync('npm', ['run', '--silent', ...args], {
+    cwd: repo,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '' },
+    timeout: 120_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const progressFile = (): string => path.join(repo, '.kata', 'progress.json');
+const readProgress = (): Progress => JSON.parse(readFileSync(progressFile(), 'utf8')) as Progress;
+const problem933 = loadProblems().find((p) => p.dir === DIR933)!;
+const questions = loadQuiz(problem933);
+/** The right answers, as letters, one a line. */
+const rightAnswers = questions.map((q) => `${'abcdefgh'[q.answer]}\n`).join('');
+
+function expectNarrow(output: string): void {
+  expect(output.split('\n').filter((line) => line.length > 80)).toEqual([]);
+}
+
+beforeAll(() => {
+  repo = copyRepo();
+});
+
+describe('npm run quiz', () => {
+  test('answers piped in: every question asked and explained, the score recorded', () => {
+    // A bad answer first: it is asked again.
+    const { code, stdout, stderr } = npm(['quiz', '--', '933'], `zzz\n${rightAnswers}`);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('"zzz" is not one of the choices');
+    expect(stdout.match(/✓ Right\./g)).toHaveLength(questions.length);
+    expect(stdout).toContain(`Score: ${questions.length}/${questions.length}`);
+    expectNarrow(stdout);
+    expect(readProgress().problems[DIR933]?.quiz).toMatchObject({
+      best: questions.length,
+      last: questions.length,
+      total: questions.length,
+    });
+  });
+
+  test('input that ends too soon: how far it got, nothing recorded, exit 1', () => {
+    const before = readFileSync(progressFile(), 'utf8');
+    const { code, stderr } = npm(['quiz', '--', '362'], 'a\n2\n');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^The input ended at question 3 of \d+ \(2 answered\): no score recorded/,
+    );
+    expect(readFileSync(progressFile(), 'utf8')).toBe(before);
+  });
+
+  test('with no problem named, the first quiz in the ladder never completed', () => {
+    const { stdout } = npm(['quiz'], '');
+    expect(stdout.split('\n')[0]).toMatch(/^Quiz · 362 · Design Hit Counter/);
+  });
+
+  test('a missing or malformed quiz, or an unknown problem: one line, exit 2', () => {
+    const quizFile = path.join(repo, 'solutions', 'token-bucket', 'quiz.json');
+    const saved = readFileSync(quizFile, 'utf8');
+    try {
+      writeFileSync(quizFile, '[{"question": "?"}]');
+      const malformed = npm(['quiz', '--', 'token-bucket']);
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toMatch(
+        /^error: cannot use the quiz for token-bucket: .*quiz\.json must be/,
+      );
+      rmSync(quizFile);
+      const missing = npm(['quiz', '--', 'token-bucket']);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/^error: token-bucket has no quiz yet/);
+      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      writeFileSync(quizFile, saved);
+    }
+    const unknown = npm(['quiz', '--', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: Unknown problem "nope"/);
+  });
+});
+
+describe('npm run progress', () => {
+  test('the summary and one line per problem, within 80 columns', () => {
+    const { code, stdout } = npm(['progress']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Solved 0\/6 · follow-ups passed 0\/0$/m);
+    expect(stdout).toMatch(/^Quizzes: 1\/6 taken · best scores (\d+)\/\1 · latest \1$/m);
+    expect(stdout).toMatch(/^First activity \d{4}-\d\d-\d\d \d\d:\d\d UTC · last /m);
+    expect(stdout).toMatch(/^933 +Number of Recent Ca… Not Started +0 +0\/0 +0 +(\d+)\/\1$/m);
+    expect(stdout).toMatch(/^362 +Design Hit Counter +not started$/m);
+    expectNarrow(stdout);
+  });
+
+  test('--export, then --import of a record from elsewhere: earliest acceptance, best verdict', () => {
+    const exported = path.join(repo, 'exported.json');
+    const out = npm(['progress', '--', '--export', exported]);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(readFileSync(exported, 'utf8'))).toEqual(readProgress());
+
+    // Here 933 was accepted on the 5th; on the other machine on the 2nd, and 362 was attempted.
+    const mine = readProgress();
+    Object.assign(mine.problems[DIR933]!, {
+      firstAccepted: '2026-01-05T00:00:00.000Z',
+      bestVerdict: 'accepted',
+    });
+    writeFileSync(progressFile(), JSON.stringify(mine));
+    const theirs: Progress = {
+      version: 1,
+      problems: {
+        [DIR933]: {
+          firstAttempted: '2026-01-01T00:00:00.000Z',
+          firstAccepted: '2026-01-02T00:00:00.000Z',
+          lastAttempted: '2026-01-02T00:00:00.000Z',
+          attempts: 7,
+          bestVerdict: 'wrong-answer',
+          followUpsPassed: 1,
+          followUpsTotal: 3,
+        },
+        [DIR362]: {
+          firstAttempted: '2026-01-03T00:00:00.000Z',
+          firstAccepted: null,
+          lastAttempted: '2026-01-03T00:00:00.000Z',
+          attempts: 2,
+          bestVerdict: 'runtime-error',
+          followUpsPassed: 0,
+          followUpsTotal: 4,
+        },
+      },
+    };
+    const file = path.join(repo, 'theirs.json');
+    writeFileSync(file, JSON.stringify(theirs));
+    const imported = npm(['progress', '--', '--import', file]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/theirs\.json: 1 problem new, 1 merged/);
+    const merged = readProgress().problems;
+    expect(merged[DIR933]).toMatchObject({
+      firstAttempted: '2026-01-01T00:00:00.000Z',
+      firstAccepted: '2026-01-02T00:00:00.000Z',
+      bestVerdict: 'accepted',
+      attempts: 7,
+      followUpsPassed: 1,
+      quiz: { best: questions.length },
+    });
+    expect(merged[DIR362]).toMatchObject({ bestVerdict: 'runtime-error', attempts: 2 });
+    const shown = npm(['progress']).stdout;
+    expect(shown).toMatch(/^Solved 1\/6 · follow-ups passed 1\/7$/m);
+    expect(shown).toMatch(/^First activity 2026-01-01 00:00 UTC · last /m);
+  });
+
+  test('an import that cannot be used is refused in one line with exit 2, and nothing changes', () => {
+    const before = readFileSync(progressFile(), 'utf8');
+    const bad = path.join(repo, 'bad.json');
+    const cases: [string | null, RegExp][] = [
+      [null, /^error: cannot read .*bad\.json: no such file or folder$/],
+      ['not json at all', /^error: .*bad\.json is not valid JSON/],
+      ['{"version": 2, "problems": {}}', /^error: .*bad\.json is not a progress record/],
+    ];
+    for (const [content, message] of cases) {
+      rmSync(bad, { force: true });
+      if (content !== null) writeFileSync(bad, content);
+      const { code, stdout, stderr } = npm(['progress', '--', '--import', bad]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim()).toMatch(message);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(readFileSync(progressFile(), 'utf8')).toBe(before);
+    }
+  });
+
+  test('--reset: refused without a terminal or --yes; with --yes, a backup first', () => {
+    const before = readFileSync(progressFile(), 'utf8');
+    const refused = npm(['progress', '--', '--reset']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: no terminal to confirm in: pass --yes/);
+    expect(readFileSync(progressFile(), 'utf8')).toBe(before);
+
+    const { code, stdout } = npm(['progress', '--', '--reset', '--yes']);
+    expect(code).toBe(0);
+    expect(existsSync(progressFile())).toBe(false);
+    const backups = readdirSync(path.join(repo, '.kata', 'backups'));
+    expect(backups).toEqual([expect.stringMatching(/^progress-.*\.json$/)]);
+    const backup = path.join('.kata', 'backups', backups[0]!);
+    expect(readFileSync(path.join(repo, backup), 'utf8')).toBe(before);
+    expect(stdout).toContain(`Progress cleared. A copy of it is kept in\n  ${backup}`);
+    expect(stdout).toContain(`npm run progress -- --import ${backup}`);
+    expectNarrow(stdout);
+    expect(npm(['progress']).stdout).toMatch(/^Nothing recorded yet/);
+
+    expect(npm(['progress', '--', '--import', backup]).code).toBe(0);
+    expect(readFileSync(progressFile(), 'utf8')).toBe(before);
+  });
+});
+
+describe('npm run new-problem', () => {
+  test('bad names and existing folders are refused in one line with exit 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['Bad_Name', '--class', 'X'], /is not a folder name in lower-case kebab case/],
+      [['good-name', '--class', 'notPascal'], /is not a class name in PascalCase/],
+      [['good-name'], /name the class with --class/],
+      [[DIR933, '--class', 'RecentCounter'], /problems\/933-number-of-recent-calls already exists/],
+    ];
+    for (const [argv, message] of cases) {
+      const { code, stderr } = npm(['new-problem', '--', ...argv]);
+      expect(code).toBe(2);
+      expect(stderr.trim()).toMatch(message);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(path.join(repo, 'solutions', 'good-name'))).toBe(false);
+  });
+});
