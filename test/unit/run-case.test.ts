@@ -271,9 +271,13 @@ describe('retained memory', () => {
     setGc(gc);
     vi.spyOn(process, 'memoryUsage')
       .mockReturnValueOnce(heap(13_456_789))
+      .mockReturnValueOnce(heap(13_456_789))
+      .mockReturnValueOnce(heap(13_456_789))
+      .mockReturnValueOnce(heap(10_000_000))
+      .mockReturnValueOnce(heap(10_000_000))
       .mockReturnValueOnce(heap(10_000_000));
     const result = runCase(withLimit, context(Acc));
-    expect(gc).toHaveBeenCalledTimes(4);
+    expect(gc).toHaveBeenCalledTimes(6);
     expect(result.retainedMb).toBe(3.46);
     expect(result.status).toBe('memory-limit-exceeded');
     expect(result.message).toBe('keeps 3.46 MB after the calls; the limit is 2 MB');
@@ -283,12 +287,20 @@ describe('retained memory', () => {
     setGc(() => {});
     vi.spyOn(process, 'memoryUsage')
       .mockReturnValueOnce(heap(11_000_000))
+      .mockReturnValueOnce(heap(11_000_000))
+      .mockReturnValueOnce(heap(11_000_000))
+      .mockReturnValueOnce(heap(10_000_000))
+      .mockReturnValueOnce(heap(10_000_000))
       .mockReturnValueOnce(heap(10_000_000));
     const within = runCase(withLimit, context(Acc));
     expect(within).toMatchObject({ status: 'passed', retainedMb: 1 });
 
     vi.spyOn(process, 'memoryUsage')
       .mockReturnValueOnce(heap(9_000_000))
+      .mockReturnValueOnce(heap(9_000_000))
+      .mockReturnValueOnce(heap(9_000_000))
+      .mockReturnValueOnce(heap(10_000_000))
+      .mockReturnValueOnce(heap(10_000_000))
       .mockReturnValueOnce(heap(10_000_000));
     expect(runCase(withLimit, context(Acc)).retainedMb).toBe(0);
   });
