@@ -136,6 +136,28 @@ describe('untrusted learner code', () => {
     expect(report.output).toMatch(/debug 1/);
   });
 
+  test('a solution shaped as on LeetCode (no window parameter, export added) is accepted', async () => {
+    const leetCode = `export class RecentCounter {
+    queue: number[];
+    constructor() {
+        this.queue = [];
+    }
+
+    ping(t: number): number {
+        this.queue.push(t);
+        while (this.queue[0] < t - 3000) {
+            this.queue.shift();
+        }
+        return this.queue.length;
+    }
+}
+`;
+    const report = await judgeSource('leetcode', leetCode);
+    expect(report.verdict).toBe('accepted');
+    // It ignores the window, so the custom-window follow-up catches it; the verdict does not care.
+    expect(report.cases.find((c) => c.trap === 'custom-window')?.status).toBe('failed');
+  });
+
   test('an empty budget skips the remaining cases', async () => {
     const solutionFile = writeLearnerFile(dir, 'budget.ts', recentCounter(correctPing));
     const report = await judge({ problem, solutionFile, budgetMs: 0 });
