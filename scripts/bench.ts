@@ -8,15 +8,7 @@
 //  3. Watch mode: from saving the stub to the verdict on example and core cases.
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/child-session.ts';
@@ -25,6 +17,7 @@ import { readExpectation } from '../harness/expectation.ts';
 import type { CaseInfo } from '../harness/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/problems.ts';
+import { copyRepo } from './lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;
 const TIMING_RUNS = 5;
@@ -181,18 +174,8 @@ function benchGrade(): void {
   out(`grade / floor = ${(graded / floor).toFixed(2)} (target at most 1.5)`);
 }
 
-/** A throwaway copy of the repo (node_modules linked) so that watch mode can edit a stub freely. */
-function copyRepo(): string {
-  const copy = mkdtempSync(path.join(tmpdir(), 'window-katas-bench-'));
-  for (const entry of ['harness', 'scripts', 'solutions', 'problems', 'package.json']) {
-    cpSync(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true });
-  }
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-  return copy;
-}
-
 async function benchWatch(): Promise<void> {
-  const copy = copyRepo();
+  const copy = copyRepo(mkdtempSync(path.join(tmpdir(), 'window-katas-bench-')));
   const problem = loadProblems()[0] as Problem;
   const stub = path.join(copy, 'problems', problem.dir, 'solution.ts');
   const child = spawn(process.execPath, ['scripts/launch.mjs', 'kata', problem.id, '--watch'], {

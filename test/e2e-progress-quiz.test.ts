@@ -1,57 +1,19 @@
 // progress, quiz and new-problem as a learner runs them: through npm, on a temporary copy of the
 // repository, answers piped into standard input, and no terminal to confirm in.
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadQuiz } from '../harness/learning.ts';
-import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems } from '../harness/problems.ts';
 import type { Progress } from '../harness/progress.ts';
-import { scratchDir } from './helpers.ts';
+import { runNpm, scratchDir } from './helpers.ts';
+import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
 const DIR362 = '362-design-hit-counter';
 let repo: string;
 
-function copyRepo(): string {
-  const target = scratchDir('e2e-pq');
-  for (const entry of ['harness', 'scripts', 'solutions', 'problems', 'package.json']) {
-    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
-  }
-  // Each package is linked, but the copy keeps a cache folder of its own: the judge and launch.mjs
-  // build into node_modules/.cache and clear out builds they take to be stale, which would include
-  // the builds of any other copy running at the same time.
-  mkdirSync(path.join(target, 'node_modules'));
-  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
-    if (entry === '.cache') continue;
-    symlinkSync(
-      path.join(REPO_ROOT, 'node_modules', entry),
-      path.join(target, 'node_modules', entry),
-    );
-  }
-  return target;
-}
-
-function npm(args: string[], input = '') {
-  const result = spawnSync('npm', ['run', '--silent', ...args], {
-    cwd: repo,
-    input,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '' },
-    timeout: 120_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const npm = (args: string[], input = '') => runNpm(repo, args, { input });
 
 const progressFile = (): string => path.join(repo, '.kata', 'progress.json');
 const readProgress = (): Progress => JSON.parse(readFileSync(progressFile(), 'utf8')) as Progress;
@@ -65,7 +27,7 @@ function expectNarrow(output: string): void {
 }
 
 beforeAll(() => {
-  repo = copyRepo();
+  repo = copyRepo(scratchDir('e2e-pq'));
 });
 
 describe('npm run quiz', () => {

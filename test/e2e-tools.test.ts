@@ -1,42 +1,19 @@
 // hint, reset and solution run through npm on a temporary copy of the repo, as a learner would run
 // them (without a terminal, so every confirmation needs --yes); then every command's output is held
 // to 80 columns, colour codes aside.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { stripAnsi } from '../harness/wrap.ts';
-import { scratchDir } from './helpers.ts';
+import { runNpm, scratchDir } from './helpers.ts';
+import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
 let repo: string;
 
-function copyRepo(): string {
-  const target = scratchDir('e2e-tools');
-  for (const entry of [
-    'harness',
-    'scripts',
-    'solutions',
-    'problems',
-    'package.json',
-    'tsconfig.json',
-  ]) {
-    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
-  }
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(target, 'node_modules'));
-  return target;
-}
-
-function npm(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync('npm', ['run', '--silent', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '', ...env },
-    timeout: 120_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const npm = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runNpm(repo, args, { env });
 
 const stubFile = (dir = DIR933): string => path.join(repo, 'problems', dir, 'solution.ts');
 const pristine = (dir = DIR933): string =>
@@ -50,7 +27,7 @@ const backups = (): string[] => (existsSync(backupDir()) ? readdirSync(backupDir
 const flat = (text: string): string => text.replace(/\s+/g, ' ');
 
 beforeAll(() => {
-  repo = copyRepo();
+  repo = copyRepo(scratchDir('e2e-tools'));
 });
 
 describe('npm run hint / reset / solution', () => {

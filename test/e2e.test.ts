@@ -1,39 +1,16 @@
 // The real commands, run through npm on a temporary copy of the repo, as a learner would run them.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../harness/paths.ts';
-import { recentCounter, scratchDir } from './helpers.ts';
+import { recentCounter, runNpm, scratchDir } from './helpers.ts';
+import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
 let repo: string;
 
-function copyRepo(): string {
-  const target = scratchDir('e2e');
-  for (const entry of [
-    'harness',
-    'scripts',
-    'solutions',
-    'problems',
-    'package.json',
-    'tsconfig.json',
-  ]) {
-    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
-  }
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(target, 'node_modules'));
-  return target;
-}
-
-function npm(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync('npm', ['run', '--silent', ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '', ...env },
-    timeout: 120_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const npm = (args: string[], env: Record<string, string> = {}) => runNpm(repo, args, { env });
 
 function setSolution(source: string): void {
   writeFileSync(path.join(repo, 'problems', DIR933, 'solution.ts'), source);
@@ -44,7 +21,7 @@ const reference = (): string =>
 const progressFile = (): string => path.join(repo, '.kata', 'progress.json');
 
 beforeAll(() => {
-  repo = copyRepo();
+  repo = copyRepo(scratchDir('e2e'));
 });
 
 describe('npm run grade / kata / list', () => {

@@ -1,5 +1,6 @@
 // Shared by the project's tests: a captured IO, scratch folders, and learner files written on the fly
 // (kept as strings so that deliberately broken code never reaches lint or typecheck).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,4 +42,26 @@ export class RecentCounter {
   }
 }
 `;
+}
+
+/** Runs `npm run --silent ARGS` in a copy of the repo, without colours, as a script would. */
+export function runNpm(
+  repo: string,
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string } = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('npm', ['run', '--silent', ...args], {
+    cwd: repo,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      FORCE_COLOR: undefined,
+      KATA_STATE_DIR: '',
+      ...options.env,
+    },
+    timeout: 120_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
