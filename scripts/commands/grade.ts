@@ -45,7 +45,10 @@ function table(
       paintVerdict(report.verdict, io.style) +
       mark +
       ' '.repeat((WIDTHS[3] as number) - label.length);
-    const before = tableRow([problem.id, problem.title, problem.difficulty], WIDTHS.slice(0, 3));
+    // Padded to its full width: a row's trailing spaces are trimmed, but these come before the verdict.
+    const before = [problem.id, problem.title, problem.difficulty]
+      .map((cell, i) => fit(cell, WIDTHS[i] as number))
+      .join(' ');
     const after = tableRow(
       [
         `${cases.passed}/${cases.total}`,

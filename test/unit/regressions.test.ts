@@ -8,7 +8,8 @@ import { closestProblem, loadProblems } from '../../harness/problems.ts';
 import { loadProgress } from '../../harness/progress.ts';
 import { makeStyle } from '../../harness/style.ts';
 import type { CallSource } from '../../harness/suite.ts';
-import { scratchDir } from '../helpers.ts';
+import { grade } from '../../scripts/commands/grade.ts';
+import { captureIO, scratchDir } from '../helpers.ts';
 
 describe('regressions', () => {
   test('calls replayed for context show an expected exception as such, not as an object', () => {
@@ -73,5 +74,13 @@ describe('regressions', () => {
     expect(closestProblem(problems, 'moving-average')?.id).toBe('346');
     expect(closestProblem(problems, 'logger')?.id).toBe('359');
     expect(closestProblem(problems, 'bucket')?.id).toBe('token-bucket');
+  });
+
+  test('grade keeps the verdict column aligned whatever the level is', async () => {
+    const io = captureIO();
+    await grade(['--dir', 'solutions', '933', '362'], io);
+    const rows = io.stdout[0]!.split('\n');
+    const columns = rows.map((row) => row.search(/verdict|Accepted/));
+    expect(new Set(columns).size).toBe(1);
   });
 });
