@@ -74,3 +74,17 @@ test('scripts/kata.ts exits with the command exit code', async () => {
   expect(exit).toHaveBeenCalledWith(2);
   expect(stderr.join('')).toMatch(/^error: Unknown problem "no-such-problem"/);
 });
+
+test.each([
+  ['hint', ['933'], 0, /Hint 1\/4/],
+  ['reset', ['933'], 0, /already the stub as shipped/],
+  ['solution', ['933'], 2, /^error: no terminal to confirm in/],
+  ['progress', ['--frobnicate'], 2, /^error: .*frobnicate/],
+  ['quiz', ['nope'], 2, /^error: Unknown problem "nope"/],
+  ['new-problem', [], 2, /^error: .*name the new problem/],
+])('scripts/%s.ts runs its command and sets its exit code', async (name, args, code, said) => {
+  run(...args);
+  await import(`../../scripts/${name}.ts`);
+  expect(process.exitCode).toBe(code);
+  expect([...stdout, ...stderr].join('')).toMatch(said);
+});
