@@ -4,11 +4,12 @@
 // formatted, so those failing tests are the whole to-do list; and once its files are really written,
 // everything passes.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../harness/paths.ts';
 import { FILES, fill, MARKER, TEMPLATES_DIR } from '../scripts/commands/new-problem.ts';
+import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { scratchDir } from './helpers.ts';
 
 function filesUnder(dir: string): string[] {
@@ -51,29 +52,14 @@ describe('the templates', () => {
 
 // The generated skeleton, in a temporary copy of the repository.
 const NEW = '9330-recent-calls-again';
-const ENTRIES = ['harness', 'scripts', 'solutions', 'problems', 'test'].concat(
-  ['package.json', 'tsconfig.json', 'eslint.config.js', 'vitest.config.ts'],
-  ['.prettierrc.json', '.prettierignore'],
-);
-
-function copyRepo(): string {
-  const target = scratchDir('new-problem');
-  for (const entry of ENTRIES) {
-    cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
-  }
-  // Each package is linked, but the copy keeps a cache folder of its own: the judge and launch.mjs
-  // build into node_modules/.cache and clear out builds they take to be stale, which would include
-  // the builds of any other copy running at the same time.
-  mkdirSync(path.join(target, 'node_modules'));
-  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
-    if (entry === '.cache') continue;
-    symlinkSync(
-      path.join(REPO_ROOT, 'node_modules', entry),
-      path.join(target, 'node_modules', entry),
-    );
-  }
-  return target;
-}
+/** What the copy needs beyond the sources to lint, typecheck and test itself. */
+const CHECKS = [
+  'test',
+  'eslint.config.js',
+  'vitest.config.ts',
+  '.prettierrc.json',
+  '.prettierignore',
+];
 
 function run(repo: string, command: string, args: string[]) {
   const result = spawnSync(command, args, {
@@ -112,7 +98,7 @@ function problemTests(repo: string): Record<string, string> {
 
 describe('npm run new-problem', () => {
   test('makes a skeleton that typechecks and lints, and whose tests fail until it is written', () => {
-    const repo = copyRepo();
+    const repo = copyRepo(scratchDir('new-problem'), CHECKS);
     try {
       const made = run(repo, 'npm', [
         'run',

@@ -7,8 +7,9 @@ import { REPO_ROOT } from '../../harness/paths.ts';
 
 const SOURCES = ['harness', 'scripts', 'solutions', 'problems', 'package.json', 'tsconfig.json'];
 
-export function copyRepo(target: string): string {
-  for (const entry of SOURCES) {
+/** `extra` adds more of the repo's top-level entries (tests, lint config) for checks run in the copy. */
+export function copyRepo(target: string, extra: string[] = []): string {
+  for (const entry of [...SOURCES, ...extra]) {
     cpSync(path.join(REPO_ROOT, entry), path.join(target, entry), { recursive: true });
   }
   mkdirSync(path.join(target, 'node_modules'));
