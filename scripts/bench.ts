@@ -11,12 +11,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChildSession, type RunOutcome } from '../harness/child-session.ts';
-import { compileLearner, runnerBundle, workerBundle } from '../harness/compile.ts';
-import { readExpectation } from '../harness/expectation.ts';
-import type { CaseInfo } from '../harness/outcome.ts';
+import { ChildSession, type RunOutcome } from '../harness/judge/child-session.ts';
+import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/compile.ts';
+import { readExpectation } from '../harness/judge/expectation.ts';
+import type { CaseInfo } from '../harness/judge/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
-import { loadProblems, type Problem } from '../harness/problems.ts';
+import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { copyRepo } from './lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;

@@ -3,9 +3,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadQuiz } from '../harness/learning.ts';
-import { loadProblems } from '../harness/problems.ts';
-import type { Progress } from '../harness/progress.ts';
+import { loadQuiz } from '../harness/learner/learning.ts';
+import { loadProblems } from '../harness/judge/problems.ts';
+import type { Progress } from '../harness/learner/progress.ts';
 import { runNpm, scratchDir } from './helpers.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 

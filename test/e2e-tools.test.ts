@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../harness/paths.ts';
-import { stripAnsi } from '../harness/wrap.ts';
+import { stripAnsi } from '../harness/terminal/wrap.ts';
 import { runNpm, scratchDir } from './helpers.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makeStyle } from '../harness/style.ts';
+import { makeStyle } from '../harness/terminal/style.ts';
 import type { IO } from '../scripts/lib/cli.ts';
 
 export function captureIO(): IO & { stdout: string[]; stderr: string[] } {

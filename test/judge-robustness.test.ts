@@ -2,8 +2,8 @@
 // process.exit, syntax errors, missing exports, forbidden imports.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { judge } from '../harness/judge.ts';
-import { findProblem, loadProblems } from '../harness/problems.ts';
+import { judge } from '../harness/judge/judge.ts';
+import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 
 const problem = findProblem(loadProblems(), '933')!;

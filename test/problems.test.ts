@@ -4,10 +4,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readExpectation } from '../harness/expectation.ts';
-import { judge } from '../harness/judge.ts';
-import { loadProblems } from '../harness/problems.ts';
-import { parseExamples } from '../harness/statement.ts';
+import { readExpectation } from '../harness/judge/expectation.ts';
+import { judge } from '../harness/judge/judge.ts';
+import { loadProblems } from '../harness/judge/problems.ts';
+import { parseExamples } from '../harness/learner/statement.ts';
 import { isFixed, type Suite } from '../harness/suite.ts';
 
 for (const problem of loadProblems()) {

@@ -3,8 +3,8 @@
 // on the repository as committed, so it also catches a stub edited in one place and not the other.
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { pristineStubFile } from '../harness/learning.ts';
-import { loadProblems } from '../harness/problems.ts';
+import { pristineStubFile } from '../harness/learner/learning.ts';
+import { loadProblems } from '../harness/judge/problems.ts';
 
 const problems = loadProblems();
 

@@ -3,11 +3,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { judge, releaseSlot, type SessionSlot } from '../../harness/judge.ts';
-import type { ProblemReport } from '../../harness/outcome.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
-import { loadProgress, recordReport, saveProgress } from '../../harness/progress.ts';
-import { casesPassed, formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/report.ts';
+import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
+import type { ProblemReport } from '../../harness/judge/outcome.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { loadProgress, recordReport, saveProgress } from '../../harness/learner/progress.ts';
+import { casesPassed, formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 

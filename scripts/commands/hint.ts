@@ -2,10 +2,10 @@
 // seen above it (dimmed) so that the learner reads them as one train of thought. Each new hint is
 // counted in progress, so that `list` and `grade` can tell a solve with hints from one without.
 // Once the problem is accepted hints cost nothing: all of them are shown and none is counted.
-import { loadHints } from '../../harness/learning.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
-import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/progress.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { loadHints } from '../../harness/learner/learning.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/learner/progress.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 
 /**

@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { judge, releaseSlot, type SessionSlot } from '../../harness/judge.ts';
-import { renderMarkdown } from '../../harness/markdown.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
-import { isSolved, loadProgress, recordReport, saveProgress } from '../../harness/progress.ts';
-import { formatReport, VERDICT_LABEL } from '../../harness/report.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
+import { renderMarkdown } from '../../harness/terminal/markdown.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { isSolved, loadProgress, recordReport, saveProgress } from '../../harness/learner/progress.ts';
+import { formatReport, VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, type IO } from '../lib/cli.ts';
 import { showNextHint } from './hint.ts';
 

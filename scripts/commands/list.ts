@@ -1,8 +1,8 @@
 // `npm run list`: the problems in ladder order, with difficulty and where the learner stands.
-import { loadProblems } from '../../harness/problems.ts';
-import { loadProgress } from '../../harness/progress.ts';
-import { VERDICT_LABEL } from '../../harness/report.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
+import { loadProgress } from '../../harness/learner/progress.ts';
+import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
 import { hintCount } from './hint.ts';
 

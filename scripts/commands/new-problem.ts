@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
-import { loadProblems, type Difficulty } from '../../harness/problems.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { loadProblems, type Difficulty } from '../../harness/judge/problems.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, UsageError, type IO } from '../lib/cli.ts';
 
 export const TEMPLATES_DIR = path.join(REPO_ROOT, 'scripts', 'templates');

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, STATE_DIR } from '../../harness/paths.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import {
   isProgress,
   loadProgress,
@@ -21,9 +21,9 @@ import {
   saveProgress,
   type ProblemProgress,
   type Progress,
-} from '../../harness/progress.ts';
-import { VERDICT_LABEL } from '../../harness/report.ts';
-import { wrap } from '../../harness/wrap.ts';
+} from '../../harness/learner/progress.ts';
+import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import { wrap } from '../../harness/terminal/wrap.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { parse, UsageError, type IO } from '../lib/cli.ts';
 

@@ -4,16 +4,16 @@
 // the quiz can be driven by a pipe as well as typed in a terminal.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadQuiz, quizFile, type QuizQuestion } from '../../harness/learning.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
+import { loadQuiz, quizFile, type QuizQuestion } from '../../harness/learner/learning.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import {
   entryFor,
   isSolved,
   loadProgress,
   saveProgress,
   type Progress,
-} from '../../harness/progress.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+} from '../../harness/learner/progress.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { readLines, toNextLine, type LineInput, type NextLine } from '../lib/lines.ts';
 

@@ -3,10 +3,10 @@
 // .kata/backups/ first, and a file that is already the pristine stub is left alone.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pristineStubFile } from '../../harness/learning.ts';
+import { pristineStubFile } from '../../harness/learner/learning.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { readMaterial } from './hint.ts';

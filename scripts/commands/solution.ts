@@ -2,12 +2,12 @@
 // its idea, cost and traps. Before the learner's own solution is accepted this is a spoiler, so it
 // asks first (or wants --yes) and records that they looked; afterwards it is there to compare.
 import { readFileSync } from 'node:fs';
-import { loadExplanation } from '../../harness/learning.ts';
-import { renderMarkdown } from '../../harness/markdown.ts';
-import { loadProblems, type Problem } from '../../harness/problems.ts';
-import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/progress.ts';
-import type { Style } from '../../harness/style.ts';
-import { WIDTH } from '../../harness/wrap.ts';
+import { loadExplanation } from '../../harness/learner/learning.ts';
+import { renderMarkdown } from '../../harness/terminal/markdown.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/learner/progress.ts';
+import type { Style } from '../../harness/terminal/style.ts';
+import { WIDTH } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { readMaterial } from './hint.ts';

@@ -1,8 +1,8 @@
 // What every command shares: argument parsing, bad input answered in one line with exit code 2, and
 // the streams it writes to (injected, so tests can run commands in-process).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closestProblem, findProblem, type Problem } from '../../harness/problems.ts';
-import { colorEnabled, makeStyle, type Style } from '../../harness/style.ts';
+import { closestProblem, findProblem, type Problem } from '../../harness/judge/problems.ts';
+import { colorEnabled, makeStyle, type Style } from '../../harness/terminal/style.ts';
 
 export const USAGE_EXIT = 2;
 

@@ -1,7 +1,7 @@
 // Asking the learner before doing something they may regret (overwriting their file, seeing the
 // answer). In a terminal we ask y/N; elsewhere nobody can answer, so the caller must have said --yes.
 import { createInterface } from 'node:readline';
-import { WIDTH, wrap } from '../../harness/wrap.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { UsageError, type IO } from './cli.ts';
 
 /** Where an answer comes from: tests pass their own instead of reading standard input. */

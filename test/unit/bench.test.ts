@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { REPO_ROOT } from '../../harness/paths.ts';
-import { findProblem, loadProblems } from '../../harness/problems.ts';
+import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
 
 type Outcome =
   | { kind: 'result'; result: { status: string; ms: number; retainedMb?: number } }
@@ -25,13 +25,13 @@ const fake = vi.hoisted(() => ({
   spawned: [] as { args: string[]; cwd: string; killed: boolean }[],
 }));
 
-vi.mock('../../harness/compile.ts', () => ({
+vi.mock('../../harness/judge/compile.ts', () => ({
   runnerBundle: async (suiteFile: string) => `/fake/runner-${suiteFile.split('/').at(-2)}.mjs`,
   compileLearner: async (file: string) => ({ ok: true, bundle: `/nonexistent/${file}.mjs` }),
   workerBundle: async () => '/fake/worker.mjs',
 }));
 
-vi.mock('../../harness/child-session.ts', () => ({
+vi.mock('../../harness/judge/child-session.ts', () => ({
   ChildSession: class {
     private options = { runnerBundle: '', learnerFile: '', className: '' };
     open(request: { runner: string; learnerFile: string; className: string }) {

@@ -1,6 +1,6 @@
 // What the commands share: argument parsing, problem names, exit codes, streams, and a work pool.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { loadProblems } from '../../harness/problems.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   parse,
   processIO,

@@ -4,15 +4,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { REPO_ROOT, SOLUTIONS_DIR, STATE_DIR } from '../../harness/paths.ts';
-import { loadProblems } from '../../harness/problems.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   emptyProgress,
   loadProgress,
   PROGRESS_FILE,
   recordReport,
   saveProgress,
-} from '../../harness/progress.ts';
-import type { Verdict } from '../../harness/outcome.ts';
+} from '../../harness/learner/progress.ts';
+import type { Verdict } from '../../harness/judge/outcome.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { kata } from '../../scripts/commands/kata.ts';
 import { list } from '../../scripts/commands/list.ts';

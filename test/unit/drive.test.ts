@@ -1,6 +1,6 @@
 // drive(): plays calls against a class, records how each went, and keeps only what a report shows.
 import { describe, expect, test } from 'vitest';
-import { CONTEXT, deepEquals, drive, isNotImplemented } from '../../harness/child/drive.ts';
+import { CONTEXT, deepEquals, drive, isNotImplemented } from '../../harness/judge/child/drive.ts';
 import { fromCalls, type Call, type CallSource } from '../../harness/suite.ts';
 
 /** Counts calls; `inc(n)` adds n (1 by default). Goes wrong once the total reaches `breakAt`. */

@@ -7,11 +7,11 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { JudgeOptions } from '../../harness/judge.ts';
-import { loadHints, pristineStubFile } from '../../harness/learning.ts';
-import type { ProblemReport, Verdict } from '../../harness/outcome.ts';
+import type { JudgeOptions } from '../../harness/judge/judge.ts';
+import { loadHints, pristineStubFile } from '../../harness/learner/learning.ts';
+import type { ProblemReport, Verdict } from '../../harness/judge/outcome.ts';
 import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../../harness/paths.ts';
-import { loadProblems } from '../../harness/problems.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   emptyProgress,
   recordReport,
@@ -20,9 +20,9 @@ import {
   PROGRESS_FILE,
   saveProgress,
   type ProblemProgress,
-} from '../../harness/progress.ts';
-import { makeStyle } from '../../harness/style.ts';
-import { stripAnsi, visibleLength } from '../../harness/wrap.ts';
+} from '../../harness/learner/progress.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
+import { stripAnsi, visibleLength } from '../../harness/terminal/wrap.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { hint, hintCount } from '../../scripts/commands/hint.ts';
 import { kata, openInEditor } from '../../scripts/commands/kata.ts';
@@ -48,8 +48,8 @@ const fake = vi.hoisted(() => {
   };
 });
 
-vi.mock('../../harness/problems.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../harness/problems.ts')>();
+vi.mock('../../harness/judge/problems.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../harness/judge/problems.ts')>();
   return {
     ...actual,
     loadProblems: (solutionsDir?: string, problemsDir?: string) =>
@@ -57,8 +57,8 @@ vi.mock('../../harness/problems.ts', async (importOriginal) => {
   };
 });
 
-vi.mock('../../harness/judge.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../harness/judge.ts')>()),
+vi.mock('../../harness/judge/judge.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../harness/judge/judge.ts')>()),
   judge: async (options: JudgeOptions): Promise<ProblemReport> => {
     const verdict = (fake.verdicts.shift() ?? 'not-started') as Verdict;
     options.onDecided?.(verdict);

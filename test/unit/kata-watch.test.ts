@@ -4,16 +4,16 @@ import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { JudgeOptions } from '../../harness/judge.ts';
-import type { ProblemReport, Verdict } from '../../harness/outcome.ts';
-import { loadProblems } from '../../harness/problems.ts';
+import type { JudgeOptions } from '../../harness/judge/judge.ts';
+import type { ProblemReport, Verdict } from '../../harness/judge/outcome.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   emptyProgress,
   loadProgress,
   PROGRESS_FILE,
   recordReport,
   saveProgress,
-} from '../../harness/progress.ts';
+} from '../../harness/learner/progress.ts';
 import { kata } from '../../scripts/commands/kata.ts';
 import { captureIO } from '../helpers.ts';
 
@@ -63,7 +63,7 @@ vi.mock('chokidar', async () => {
   };
 });
 
-vi.mock('../../harness/judge.ts', () => ({
+vi.mock('../../harness/judge/judge.ts', () => ({
   judge: async (options: JudgeOptions): Promise<ProblemReport> => {
     const verdict = (fake.verdicts.shift() ?? 'wrong-answer') as Verdict;
     fake.judged.push(options.solutionFile);

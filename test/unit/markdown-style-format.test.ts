@@ -1,8 +1,8 @@
 // The small renderers: values as short text, terminal colours, and Markdown for a terminal.
 import { describe, expect, test } from 'vitest';
-import { formatArgs, formatValue } from '../../harness/format-value.ts';
-import { renderMarkdown } from '../../harness/markdown.ts';
-import { colorEnabled, makeStyle, type Style } from '../../harness/style.ts';
+import { formatArgs, formatValue } from '../../harness/judge/format-value.ts';
+import { renderMarkdown } from '../../harness/terminal/markdown.ts';
+import { colorEnabled, makeStyle, type Style } from '../../harness/terminal/style.ts';
 
 /** A style that shows what it did in plain text. */
 const tags: Style = {

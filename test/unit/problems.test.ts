@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../../harness/paths.ts';
-import { closestProblem, findProblem, loadProblems } from '../../harness/problems.ts';
+import { closestProblem, findProblem, loadProblems } from '../../harness/judge/problems.ts';
 import { scratchDir } from '../helpers.ts';
 
 const problems = loadProblems();

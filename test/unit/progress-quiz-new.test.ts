@@ -22,9 +22,9 @@ const previousStateDir = vi.hoisted(() => {
   return previous;
 });
 
-import { loadQuiz } from '../../harness/learning.ts';
+import { loadQuiz } from '../../harness/learner/learning.ts';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR, STATE_DIR } from '../../harness/paths.ts';
-import { loadProblems } from '../../harness/problems.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   emptyProgress,
   loadProgress,
@@ -32,7 +32,7 @@ import {
   saveProgress,
   type ProblemProgress,
   type Progress,
-} from '../../harness/progress.ts';
+} from '../../harness/learner/progress.ts';
 import {
   FILES,
   fill,

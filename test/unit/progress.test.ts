@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { ProblemReport, Verdict } from '../../harness/outcome.ts';
+import type { ProblemReport, Verdict } from '../../harness/judge/outcome.ts';
 import { REPO_ROOT, STATE_DIR } from '../../harness/paths.ts';
 import {
   emptyProgress,
@@ -12,7 +12,7 @@ import {
   recordReport,
   saveProgress,
   type Progress,
-} from '../../harness/progress.ts';
+} from '../../harness/learner/progress.ts';
 import { scratchDir } from '../helpers.ts';
 
 function report(verdict: Verdict, followUps = { passed: 0, total: 2 }, dir = '1-a'): ProblemReport {

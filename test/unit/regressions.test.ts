@@ -2,11 +2,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { deepEquals, drive } from '../../harness/child/drive.ts';
-import { renderMarkdown } from '../../harness/markdown.ts';
-import { closestProblem, loadProblems } from '../../harness/problems.ts';
-import { loadProgress } from '../../harness/progress.ts';
-import { makeStyle } from '../../harness/style.ts';
+import { deepEquals, drive } from '../../harness/judge/child/drive.ts';
+import { renderMarkdown } from '../../harness/terminal/markdown.ts';
+import { closestProblem, loadProblems } from '../../harness/judge/problems.ts';
+import { loadProgress } from '../../harness/learner/progress.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
 import type { CallSource } from '../../harness/suite.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { captureIO, scratchDir } from '../helpers.ts';

@@ -1,7 +1,7 @@
 // What the learner reads: a ProblemReport rendered for a terminal.
 import { describe, expect, test } from 'vitest';
-import type { CallRecord, CaseResult, ProblemReport } from '../../harness/outcome.ts';
-import { findProblem, loadProblems } from '../../harness/problems.ts';
+import type { CallRecord, CaseResult, ProblemReport } from '../../harness/judge/outcome.ts';
+import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
 import {
   callTable,
   casesPassed,
@@ -9,8 +9,8 @@ import {
   headline,
   paintVerdict,
   VERDICT_LABEL,
-} from '../../harness/report.ts';
-import { makeStyle } from '../../harness/style.ts';
+} from '../../harness/terminal/report.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
 
 const problem = findProblem(loadProblems(), '933')!;
 const plain = makeStyle(false);

@@ -1,9 +1,9 @@
 // Verdicts from case results, and the examples read out of a statement.
 import { describe, expect, test } from 'vitest';
-import type { CaseResult, CaseStatus } from '../../harness/outcome.ts';
-import { parseExamples } from '../../harness/statement.ts';
+import type { CaseResult, CaseStatus } from '../../harness/judge/outcome.ts';
+import { parseExamples } from '../../harness/learner/statement.ts';
 import type { Tier } from '../../harness/suite.ts';
-import { byTier, countFollowUps, decideVerdict, verdictOf } from '../../harness/verdict.ts';
+import { byTier, countFollowUps, decideVerdict, verdictOf } from '../../harness/judge/verdict.ts';
 
 function result(tier: Tier, status: CaseStatus, extra: Partial<CaseResult> = {}): CaseResult {
   return { name: `${tier} ${status}`, tier, trap: null, hint: null, status, ms: 0, ...extra };

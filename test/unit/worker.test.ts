@@ -1,10 +1,10 @@
-// The child's side of the judge (harness/child/worker.ts), driven in-process by faking its IPC
+// The child's side of the judge (harness/judge/child/worker.ts), driven in-process by faking its IPC
 // channel: it opens a problem in a vm context, loads the learner's bundle, runs cases, closes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { compileLearner, runnerBundle } from '../../harness/compile.ts';
-import type { ChildMessage, ParentMessage } from '../../harness/child/protocol.ts';
-import { handleMessage } from '../../harness/child/worker.ts';
-import { findProblem, loadProblems } from '../../harness/problems.ts';
+import { compileLearner, runnerBundle } from '../../harness/judge/compile.ts';
+import type { ChildMessage, ParentMessage } from '../../harness/judge/child/protocol.ts';
+import { handleMessage } from '../../harness/judge/child/worker.ts';
+import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from '../helpers.ts';
 
 const problem = findProblem(loadProblems(), '933')!;

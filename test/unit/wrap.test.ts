@@ -2,13 +2,13 @@
 // a report that carry sentences (hints, messages, inputs, the headline).
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadExplanation } from '../../harness/learning.ts';
-import { renderMarkdown } from '../../harness/markdown.ts';
-import type { CaseResult, ProblemReport } from '../../harness/outcome.ts';
-import { loadProblems } from '../../harness/problems.ts';
-import { formatReport, headline } from '../../harness/report.ts';
-import { makeStyle } from '../../harness/style.ts';
-import { stripAnsi, visibleLength, WIDTH, wrap } from '../../harness/wrap.ts';
+import { loadExplanation } from '../../harness/learner/learning.ts';
+import { renderMarkdown } from '../../harness/terminal/markdown.ts';
+import type { CaseResult, ProblemReport } from '../../harness/judge/outcome.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
+import { formatReport, headline } from '../../harness/terminal/report.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
+import { stripAnsi, visibleLength, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 
 const plain = makeStyle(false);
 const colour = makeStyle(true);

@@ -1,6 +1,6 @@
 // Reads the examples out of a problem statement, so a test can hold them equal to the suite's example
 // cases. The format is a ```text block of JSON arrays: calls, args, returns and, optionally, targets.
-import type { Encoded } from './suite.ts';
+import type { Encoded } from '../suite.ts';
 
 const KEYS = { calls: 'methods', args: 'args', returns: 'expected', targets: 'targets' } as const;
 

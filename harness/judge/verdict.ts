@@ -1,7 +1,7 @@
 // Decides a problem's verdict from its case results, the way LeetCode does: the first example or core
 // case that does not pass decides. Follow-ups are reported apart and never change the verdict.
 import type { CaseResult, CaseStatus, Verdict } from './outcome.ts';
-import type { Tier } from './suite.ts';
+import type { Tier } from '../suite.ts';
 
 const TIER_ORDER: Record<Tier, number> = { example: 0, core: 1, 'follow-up': 2 };
 

@@ -2,7 +2,7 @@
 // learner methods are called, so it is where their exceptions are caught and classified.
 import { formatArgs, formatValue } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
-import { isThrows, type AnyClass, type Call, type CallSource } from '../suite.ts';
+import { isThrows, type AnyClass, type Call, type CallSource } from '../../suite.ts';
 
 export type Equals = (expected: unknown, actual: unknown) => boolean;
 

@@ -7,7 +7,7 @@ import { createRequire, SourceMap } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import type { CaseResult } from '../outcome.ts';
-import type { AnyClass } from '../suite.ts';
+import type { AnyClass } from '../../suite.ts';
 import type { ContextRunner } from './in-context.ts';
 import {
   LEARNER_GLOBAL,

@@ -2,7 +2,7 @@
 // pristine stub. Read and checked here, so that every command sees the same, valid content.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Problem } from './problems.ts';
+import type { Problem } from '../judge/problems.ts';
 
 export interface QuizQuestion {
   question: string;

@@ -1,7 +1,7 @@
 // The catalogue: every folder in solutions/ with a problem.json is a problem. Nothing here names one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROBLEMS_DIR, SOLUTIONS_DIR } from './paths.ts';
+import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../paths.ts';
 
 export type Difficulty = 'Easy' | 'Medium' | 'Hard';
 

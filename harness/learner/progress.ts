@@ -2,8 +2,8 @@
 // file, then rename), and a file that cannot be read is moved aside rather than lost or trusted.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProblemReport, Verdict } from './outcome.ts';
-import { STATE_DIR } from './paths.ts';
+import type { ProblemReport, Verdict } from '../judge/outcome.ts';
+import { STATE_DIR } from '../paths.ts';
 
 export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
 

@@ -14,7 +14,7 @@ import {
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { LEARNER_GLOBAL } from './child/protocol.ts';
-import { HARNESS_DIR, REPO_ROOT } from './paths.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
@@ -186,7 +186,7 @@ async function cachedBuild(
 
 /** The child process's program: the same for every problem. */
 export function workerBundle(): Promise<string> {
-  const entry = path.join(HARNESS_DIR, 'child', 'main.ts');
+  const entry = path.join(HARNESS_DIR, 'judge', 'child', 'main.ts');
   return cachedBuild('worker', [HARNESS_DIR], { entryPoints: [entry], format: 'esm' }, '.mjs');
 }
 
@@ -196,7 +196,7 @@ export function workerBundle(): Promise<string> {
  */
 export function runnerBundle(suiteFile: string): Promise<string> {
   const problemDir = path.dirname(suiteFile);
-  const inContext = path.join(HARNESS_DIR, 'child', 'in-context.ts');
+  const inContext = path.join(HARNESS_DIR, 'judge', 'child', 'in-context.ts');
   return cachedBuild(`runner-${path.basename(problemDir)}`, [HARNESS_DIR, problemDir], {
     stdin: {
       contents:

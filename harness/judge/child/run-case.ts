@@ -13,7 +13,7 @@ import {
   type Encoded,
   type PropertyCase,
   type Suite,
-} from '../suite.ts';
+} from '../../suite.ts';
 import { deepEquals, drive, type DriveResult, type Equals, type Thrown } from './drive.ts';
 import { learnerStack } from './stack.ts';
 

@@ -2,7 +2,7 @@
 // runs one of them against the learner's class. It runs in the same context as the learner's code,
 // so errors, arrays and `instanceof` all belong to one realm.
 import type { CaseInfo, CaseResult } from '../outcome.ts';
-import type { AnyClass, Suite } from '../suite.ts';
+import type { AnyClass, Suite } from '../../suite.ts';
 import { RUNNER_GLOBAL } from './protocol.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
 

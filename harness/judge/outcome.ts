@@ -1,6 +1,6 @@
 // What judging produces: one result per case, and a report per problem. Shared by the child that
 // runs learner code and the parent that decides verdicts, so everything here must survive IPC.
-import type { Tier } from './suite.ts';
+import type { Tier } from '../suite.ts';
 
 export type CaseStatus =
   | 'passed'
