@@ -1,6 +1,12 @@
 // Turns a ProblemReport into what the learner reads in a terminal: the verdict, then each case that
 // did not pass with what it teaches, then the follow-ups, then what their code printed.
-import type { CallRecord, CaseResult, CaseStatus, ProblemReport, Verdict } from '../judge/outcome.ts';
+import type {
+  CallRecord,
+  CaseResult,
+  CaseStatus,
+  ProblemReport,
+  Verdict,
+} from '../judge/outcome.ts';
 import type { Problem } from '../judge/problems.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';

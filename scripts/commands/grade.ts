@@ -7,7 +7,12 @@ import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { loadProgress, recordReport, saveProgress } from '../../harness/learner/progress.ts';
-import { casesPassed, formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import {
+  casesPassed,
+  formatReport,
+  paintVerdict,
+  VERDICT_LABEL,
+} from '../../harness/terminal/report.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 

@@ -9,7 +9,12 @@ import { watch } from 'chokidar';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
-import { isSolved, loadProgress, recordReport, saveProgress } from '../../harness/learner/progress.ts';
+import {
+  isSolved,
+  loadProgress,
+  recordReport,
+  saveProgress,
+} from '../../harness/learner/progress.ts';
 import { formatReport, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, type IO } from '../lib/cli.ts';

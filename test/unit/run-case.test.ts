@@ -3,7 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { DEFAULT_TIME_LIMIT_MS, runCase, type RunContext } from '../../harness/judge/child/run-case.ts';
+import {
+  DEFAULT_TIME_LIMIT_MS,
+  runCase,
+  type RunContext,
+} from '../../harness/judge/child/run-case.ts';
 import type { AnyClass, Case, Encoded, Suite } from '../../harness/suite.ts';
 import { scratchDir, writeLearnerFile } from '../helpers.ts';
 
