@@ -38,6 +38,38 @@ export interface Encoded {
   targets?: number[];
 }
 
+/**
+ * An object a case creates that is not the learner's: a fake clock, a spy, a scripted limiter. It is
+ * built inside the learner's realm from `source`, the text of a self-contained function (no free
+ * variables: it is evaluated on its own, once in the learner's realm and once beside the reference).
+ * Called with `args`, that function returns `{ handle, control, status? }`:
+ * - `handle` is what learner code receives where an argument is `fixture(name)`;
+ * - `control` holds the methods a case calls as `name.method` (e.g. `clock.set`), with what they
+ *   return compared like any call's answer (`null` for nothing);
+ * - `status()`, when given, is shown on every row of the call table (the clock shows its time).
+ */
+export interface FixtureSpec {
+  source: string;
+  args?: unknown[];
+}
+
+/** An argument that stands for a fixture: the learner's code receives the fixture's handle. */
+export interface FixtureRef {
+  $fixture: string;
+}
+
+export function fixture(name: string): FixtureRef {
+  return { $fixture: name };
+}
+
+export function isFixtureRef(value: unknown): value is FixtureRef {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { $fixture?: unknown }).$fixture === 'string'
+  );
+}
+
 interface CaseBase {
   name: string;
   tier: Tier;
@@ -49,6 +81,11 @@ interface CaseBase {
   timeLimitMs?: number;
   /** Memory the instances may still hold once the calls are done (after a full GC), in MB. */
   retainedLimitMb?: number;
+  /**
+   * Objects the case creates, by name, fresh for every run of its calls. A call whose method is
+   * `name.method` goes to that fixture's control; an argument `fixture(name)` is its handle.
+   */
+  fixtures?: Record<string, FixtureSpec>;
 }
 
 /** A fixed case, written out call by call. */
@@ -77,6 +114,11 @@ export interface Suite {
   reference: AnyClass;
   /** How a returned value is compared with the expected one; strict deep equality by default. */
   equals?: (expected: unknown, actual: unknown) => boolean;
+  /**
+   * For answers that are objects: the absolute tolerance of a numeric field, by field name (e.g.
+   * `{ startAt: 1e-6 }`). Other fields compare exactly. A mismatch names the fields that differ.
+   */
+  fieldTolerance?: Record<string, number>;
   cases: Case[];
 }
 

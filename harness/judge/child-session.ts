@@ -1,6 +1,10 @@
 // One child process running learner code, seen from the parent: it starts it, sends it one case at a
 // time, and kills it when a deadline passes or its memory grows past the cap. Whatever the learner's
-// code does — loop forever, allocate without end, call process.exit — this side survives it.
+// code does — loop forever, allocate without end — this side survives it.
+//
+// Deadlines count the child's CPU time, not wall time: on a machine busy with other work the child
+// gets less of a core, and a deadline in wall time would stop fast code. Wall time only backs them up
+// (ten times over), for a child that gets no CPU at all.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ChildMessage, OpenRequest, ParentMessage } from './child/protocol.ts';
@@ -16,8 +20,13 @@ const RSS_POLL_MS = 40;
  * reference grows by a tenth of it, and the heap cap alone stops a hog at ~300 MB resident.
  */
 export const HOGGING_GROWTH_MB = 150;
-/** How long a child may take to start and load the learner's module. */
+/** CPU time a child may take to start and load the learner's module. */
 export const LOAD_DEADLINE_MS = 4000;
+/** Wall time allowed per ms of CPU deadline, plus a constant: only for a child that gets no CPU. */
+const WALL_FACTOR = 10;
+const WALL_EXTRA_MS = 2000;
+/** Linux reports CPU time in clock ticks of 10 ms. */
+const MS_PER_TICK = 10;
 /** Output kept from learner code; beyond this it is dropped. */
 const OUTPUT_CAP = 16_384;
 
@@ -38,6 +47,17 @@ export type Death =
   | { why: 'timeout' }
   | { why: 'memory' }
   | { why: 'exit'; code: number | null; signal: string | null };
+
+/** CPU time (user + system) the process has used, in ms; undefined where /proc is not there. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+  } catch {
+    return undefined;
+  }
+}
 
 function residentMb(pid: number): number | undefined {
   try {
@@ -65,6 +85,8 @@ export class ChildSession {
   private peakRssMb = 0;
   /** The end of the child's stderr, where V8 reports running out of heap. */
   private stderrTail = '';
+  /** The running deadline: CPU time at its start and how much it allows, and its wall backstop. */
+  private deadline: { cpuStartMs: number; cpuLimitMs: number; wall: NodeJS.Timeout } | undefined;
 
   constructor(workerBundle: string) {
     this.child = fork(workerBundle, [], {
@@ -72,8 +94,8 @@ export class ChildSession {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
-    const collect = (chunk: Buffer): void => {
-      if (this.output.text.length < OUTPUT_CAP) this.output.text += chunk.toString('utf8');
+    const collect = (chunk: Buffer | string): void => {
+      if (this.output.text.length < OUTPUT_CAP) this.output.text += chunk.toString();
     };
     this.child.stdout?.on('data', collect);
     this.child.stderr?.on('data', (chunk: Buffer) => {
@@ -82,6 +104,7 @@ export class ChildSession {
     });
     this.child.on('message', (message: ChildMessage) => {
       if (message.type === 'cases') this.cases = message.cases;
+      if ('output' in message && message.output) collect(message.output);
       this.listener?.(message);
     });
     this.child.on('exit', (code, signal) => {
@@ -95,14 +118,37 @@ export class ChildSession {
       );
     });
     this.poll = setInterval(() => {
-      const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
+      const pid = this.child.pid;
+      const rss = pid === undefined ? undefined : residentMb(pid);
       this.peakRssMb = Math.max(this.peakRssMb, rss ?? 0);
       if (rss !== undefined && rss > RSS_LIMIT_MB) {
         this.memoryExceeded = true;
         this.child.kill('SIGKILL');
       }
+      const deadline = this.deadline;
+      const cpu = pid === undefined ? undefined : cpuTimeMs(pid);
+      if (deadline && cpu !== undefined && cpu - deadline.cpuStartMs > deadline.cpuLimitMs) {
+        this.kill({ why: 'timeout' });
+      }
     }, RSS_POLL_MS);
     this.poll.unref();
+  }
+
+  /**
+   * Arms a deadline of `limitMs` of the child's CPU time (the wall time the child is given where
+   * /proc cannot tell its CPU time), backed by a wall-clock timer; returns the function that disarms it.
+   */
+  private arm(limitMs: number): () => void {
+    const pid = this.child.pid;
+    const cpuStartMs = pid === undefined ? undefined : cpuTimeMs(pid);
+    const wallMs = cpuStartMs === undefined ? limitMs : limitMs * WALL_FACTOR + WALL_EXTRA_MS;
+    const wall = setTimeout(() => this.kill({ why: 'timeout' }), wallMs);
+    this.deadline =
+      cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs, wall };
+    return () => {
+      clearTimeout(wall);
+      this.deadline = undefined;
+    };
   }
 
   /** Starts judging a problem in a fresh context: the child loads its runner and lists its cases. */
@@ -130,9 +176,9 @@ export class ChildSession {
   listed(): Promise<CaseInfo[] | undefined> {
     return new Promise((resolve) => {
       if (this.cases || this.death) return resolve(this.cases);
-      const timer = setTimeout(() => this.kill({ why: 'timeout' }), LOAD_DEADLINE_MS);
+      const disarm = this.arm(LOAD_DEADLINE_MS);
       const done = (): void => {
-        clearTimeout(timer);
+        disarm();
         this.listener = undefined;
         this.onDeath = undefined;
         resolve(this.cases);
@@ -144,13 +190,13 @@ export class ChildSession {
     });
   }
 
-  /** Tells the child to load the learner's (now compiled) module, and waits until it has. */
-  async load(): Promise<LoadOutcome> {
+  /** Tells the child to load the learner's compiled code, and waits until it has. */
+  async load(code: string): Promise<LoadOutcome> {
     const cases = await this.listed();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.kill({ why: 'timeout' }), LOAD_DEADLINE_MS);
+      const disarm = this.arm(LOAD_DEADLINE_MS);
       const done = (outcome: LoadOutcome): void => {
-        clearTimeout(timer);
+        disarm();
         this.listener = undefined;
         this.onDeath = undefined;
         resolve(outcome);
@@ -164,18 +210,18 @@ export class ChildSession {
         }
       };
       if (this.death) return done({ kind: 'died', cases, reason: this.death });
-      this.child.send({ type: 'load' } satisfies ParentMessage);
+      this.child.send({ type: 'load', code } satisfies ParentMessage);
     });
   }
 
-  /** Runs one case; the child is killed if it has not answered by the deadline. */
+  /** Runs one case; the child is killed once it has spent `deadlineMs` of CPU time without answering. */
   run(index: number, deadlineMs: number): Promise<RunOutcome> {
     const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
     this.startRssMb = this.peakRssMb = rss ?? 0;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.kill({ why: 'timeout' }), deadlineMs);
+      const disarm = this.arm(deadlineMs);
       const done = (outcome: RunOutcome): void => {
-        clearTimeout(timer);
+        disarm();
         this.listener = undefined;
         this.onDeath = undefined;
         resolve(outcome);
@@ -197,6 +243,8 @@ export class ChildSession {
       reason?.why === 'timeout' && this.peakRssMb - this.startRssMb > HOGGING_GROWTH_MB;
     if (reason && this.death === undefined) this.death = hogging ? { why: 'memory' } : reason;
     clearInterval(this.poll);
+    if (this.deadline) clearTimeout(this.deadline.wall);
+    this.deadline = undefined;
     if (!this.exited) this.child.kill('SIGKILL');
   }
 }

@@ -1,11 +1,15 @@
-// Turns TypeScript into bundles the child process runs with plain `node` (no loader, so it starts in
-// ~50 ms). The learner's file is bundled alone, and may not reach into the judge or the spoilers.
+// Turns TypeScript into scripts the child process runs with plain `node` (no loader, so it starts in
+// ~50 ms). The learner's file is compiled alone, from content read once here: it may import nothing,
+// and the bundle is cached under the hash of that content, so a cache entry can never stand for
+// other code than the file holds now. Every cached script is checked against its own hash before use.
 import { createHash } from 'node:crypto';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -13,16 +17,15 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { LEARNER_GLOBAL } from './child/protocol.ts';
+import { LEARNER_GLOBAL } from './child/realm.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
-
-const FORBIDDEN: { dir: string; why: string }[] = [
-  { dir: path.join(REPO_ROOT, 'solutions'), why: 'solutions/ holds the answers' },
-  { dir: HARNESS_DIR, why: "harness/ is the judge's own code" },
-];
+/** Change when the learner's compile options change: old cache entries then no longer match. */
+const LEARNER_OPTIONS_VERSION = 'sealed-1';
+/** A solution file larger than this is not a solution. */
+const MAX_SOURCE_BYTES = 1_000_000;
 
 let counter = 0;
 export function scratchFile(stem: string): string {
@@ -31,25 +34,39 @@ export function scratchFile(stem: string): string {
   return path.join(SCRATCH_DIR, `${stem}-${process.pid}-${counter}.js`);
 }
 
-function inside(dir: string, file: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** Writes a file whole (rename), with its hash beside it. */
+function writeVerified(file: string, contents: string): void {
+  const temp = `${file}.${process.pid}.${(counter += 1)}.tmp`;
+  writeFileSync(temp, contents);
+  writeFileSync(`${temp}.sum`, sha256(contents));
+  renameSync(`${temp}.sum`, `${file}.sum`);
+  renameSync(temp, file);
 }
 
-/** Refuses any import of the judge or the spoilers, with a message that says why. */
-const guardImports: esbuild.Plugin = {
-  name: 'guard-imports',
+/** The file's contents if they still hash to what was recorded when it was written; else undefined. */
+export function readVerified(file: string): string | undefined {
+  try {
+    const contents = readFileSync(file, 'utf8');
+    return readFileSync(`${file}.sum`, 'utf8') === sha256(contents) ? contents : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Any import at all is refused, with a message that says why; type-only imports never get here. */
+const refuseImports: esbuild.Plugin = {
+  name: 'refuse-imports',
   setup(build) {
-    build.onResolve({ filter: /^[./]/ }, (args) => {
+    build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      const target = path.resolve(args.resolveDir, args.path);
-      // Code kept inside solutions/ (the references, graded with --dir) may use its own helpers.
-      const rule = FORBIDDEN.find((r) => inside(r.dir, target) && !inside(r.dir, args.importer));
-      if (!rule) return undefined;
       return {
         errors: [
           {
-            text: `a solution may not import "${args.path}": ${rule.why}. It must stand on its own.`,
+            text:
+              `a solution may not import anything ("${args.path}"): it runs sealed off, as on ` +
+              'LeetCode. Type-only imports (`import type`) are fine.',
           },
         ],
       };
@@ -68,65 +85,79 @@ function describeFailure(error: unknown): string {
   return `${where ? `${where}: ` : ''}${first.text}${lineText}`;
 }
 
-export type LearnerBundle = { ok: true; bundle: string } | { ok: false; message: string };
+export type LearnerBundle = { ok: true; code: string } | { ok: false; message: string };
 
-const contentHash = (file: string): string =>
-  createHash('sha1').update(readFileSync(file)).digest('hex');
-
-/** Where the bundle of a learner's file lives: one per source path, replaced as the file changes. */
-export function learnerBundlePath(file: string): string {
-  const key = createHash('sha1').update(path.resolve(file)).digest('hex').slice(0, 16);
-  return path.join(SCRATCH_DIR, `learner-${key}.js`);
-}
-
-/** The bundle is current when every file it was built from still has the content it had then. */
-function isCurrent(manifest: string): boolean {
+/** Reads the learner's file, or says in one line why it cannot be read. */
+function readSource(file: string): { ok: true; source: string } | { ok: false; message: string } {
+  const shown = path.relative(process.cwd(), file) || file;
   try {
-    const inputs = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>;
-    return Object.entries(inputs).every(
-      ([file, hash]) => existsSync(file) && contentHash(file) === hash,
-    );
-  } catch {
-    return false;
+    const stat = statSync(file);
+    if (stat.isDirectory()) return { ok: false, message: `${shown} is a folder, not a file` };
+    if (!stat.isFile()) return { ok: false, message: `${shown} is not a regular file` };
+    if (stat.size > MAX_SOURCE_BYTES) {
+      return { ok: false, message: `${shown} is ${stat.size} bytes: too large for a solution` };
+    }
+    return { ok: true, source: readFileSync(file, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    let link: string | undefined;
+    try {
+      if (lstatSync(file).isSymbolicLink()) link = readlinkSync(file);
+    } catch {
+      link = undefined;
+    }
+    if (code === 'ELOOP') {
+      return { ok: false, message: `${shown} is a symbolic link that loops back on itself` };
+    }
+    if (code === 'ENOENT' && link !== undefined) {
+      return {
+        ok: false,
+        message: `${shown} is a symbolic link to ${link}, which does not exist`,
+      };
+    }
+    if (code === 'ENOENT') return { ok: false, message: `${shown} does not exist` };
+    return { ok: false, message: `${shown} cannot be read (${code ?? String(error)})` };
   }
 }
 
 /**
- * Bundles the learner's solution (with a source map, so stacks point at their own lines), or reuses
- * the bundle built from the same content: grading unchanged solutions then needs no compiler at all.
+ * Compiles the learner's solution (with a source map, so stacks point at their own lines) into a
+ * script for their realm, or reuses the one compiled from the same content.
  */
 export async function compileLearner(file: string): Promise<LearnerBundle> {
-  const bundle = learnerBundlePath(file);
-  const manifest = `${bundle}.inputs.json`;
-  if (isCurrent(manifest)) return { ok: true, bundle };
-  const building = scratchFile('learner-building');
+  const read = readSource(file);
+  if (!read.ok) return read;
+  const key = sha256(`${esbuild.version}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.source}`);
+  const bundle = path.join(SCRATCH_DIR, `learner-${key.slice(0, 32)}.js`);
+  const cached = readVerified(bundle);
+  if (cached !== undefined) return { ok: true, code: cached };
   try {
     const result = await esbuild.build({
-      entryPoints: [file],
-      outfile: building,
+      stdin: {
+        contents: read.source,
+        sourcefile: file,
+        loader: 'ts',
+        resolveDir: path.dirname(file),
+      },
+      write: false,
       bundle: true,
-      platform: 'node',
-      // A script the child runs in a vm context; its exports land on one global.
+      platform: 'neutral',
+      // A script the child runs in the learner's realm; its exports land in one variable.
       format: 'iife',
       globalName: LEARNER_GLOBAL,
-      target: 'node20',
+      target: 'es2023',
+      // import() is rewritten to a require() that the realm does not have: nothing can load.
+      supported: { 'dynamic-import': false },
       sourcemap: 'inline',
-      metafile: true,
       logLevel: 'silent',
-      plugins: [guardImports],
+      plugins: [refuseImports],
     });
-    const inputs = Object.fromEntries(
-      Object.keys(result.metafile.inputs).map((input) => {
-        const absolute = path.resolve(input);
-        return [absolute, contentHash(absolute)];
-      }),
-    );
-    renameSync(building, bundle);
-    writeFileSync(`${manifest}.${process.pid}.tmp`, JSON.stringify(inputs));
-    renameSync(`${manifest}.${process.pid}.tmp`, manifest);
-    return { ok: true, bundle };
+    const code = (result.outputFiles[0] as esbuild.OutputFile).text;
+    mkdirSync(SCRATCH_DIR, { recursive: true });
+    writeVerified(bundle, code);
+    pruneOld('learner-', bundle);
+    return { ok: true, code };
   } catch (error) {
-    rmSync(building, { force: true });
     return { ok: false, message: describeFailure(error) };
   }
 }
@@ -138,6 +169,15 @@ function isOld(file: string): boolean {
     return Date.now() - statSync(file).mtimeMs > STALE_AFTER_MS;
   } catch {
     return false; // already gone
+  }
+}
+
+/** Removes scratch files of this kind (by prefix) that are an hour old, but never `keep`. */
+function pruneOld(prefix: string, keep: string): void {
+  for (const old of readdirSync(SCRATCH_DIR)) {
+    const file = path.join(SCRATCH_DIR, old);
+    if (old.startsWith(prefix) && !file.startsWith(keep) && isOld(file))
+      rmSync(file, { force: true });
   }
 }
 
@@ -163,24 +203,21 @@ async function cachedBuild(
   extension = '.js',
 ): Promise<string> {
   const outfile = path.join(SCRATCH_DIR, `${stem}-${fingerprint(dependsOn)}${extension}`);
-  if (existsSync(outfile)) return outfile;
-  const building = scratchFile(`${stem}-building`);
-  await esbuild.build({
+  if (existsSync(outfile) && readVerified(outfile) !== undefined) return outfile;
+  mkdirSync(SCRATCH_DIR, { recursive: true });
+  const result = await esbuild.build({
     ...options,
-    outfile: building,
+    write: false,
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
     logLevel: 'silent',
   });
-  // The rename makes the new build appear whole to other processes. Older builds go once nobody can
-  // still be about to load them: another checkout sharing node_modules may have built one just now.
-  renameSync(building, outfile);
-  for (const old of readdirSync(SCRATCH_DIR)) {
-    const file = path.join(SCRATCH_DIR, old);
-    if (old.startsWith(`${stem}-`) && file !== outfile && isOld(file))
-      rmSync(file, { force: true });
-  }
+  // Written whole (rename) with its hash. Older builds go once nobody can still be about to load
+  // them: another checkout sharing node_modules may have built one just now.
+  writeVerified(outfile, (result.outputFiles[0] as esbuild.OutputFile).text);
+  pruneOld(`${stem}-`, outfile);
   return outfile;
 }
 
@@ -196,12 +233,12 @@ export function workerBundle(): Promise<string> {
  */
 export function runnerBundle(suiteFile: string): Promise<string> {
   const problemDir = path.dirname(suiteFile);
-  const inContext = path.join(HARNESS_DIR, 'judge', 'child', 'in-context.ts');
+  const runnerEntry = path.join(HARNESS_DIR, 'judge', 'child', 'runner.ts');
   return cachedBuild(`runner-${path.basename(problemDir)}`, [HARNESS_DIR, problemDir], {
     stdin: {
       contents:
         `import suite from ${JSON.stringify(suiteFile)};\n` +
-        `import { createRunner, RUNNER_GLOBAL } from ${JSON.stringify(inContext)};\n` +
+        `import { createRunner, RUNNER_GLOBAL } from ${JSON.stringify(runnerEntry)};\n` +
         `globalThis[RUNNER_GLOBAL] = createRunner(suite);\n`,
       resolveDir: REPO_ROOT,
       loader: 'ts',

@@ -3,12 +3,15 @@
 // child. Every case runs (within the problem's time budget) so the report names every trap.
 import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
-import { compileLearner, learnerBundlePath, runnerBundle, workerBundle } from './compile.ts';
+import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
 import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
 
-/** Wall time one problem may take in all; cases not reached by then are skipped. */
+/**
+ * CPU time the cases of one problem may take in all (a case stopped for time counts its deadline);
+ * cases not reached by then are skipped. CPU time, so that a busy machine skips nothing more.
+ */
 export const PROBLEM_BUDGET_MS = 6000;
 
 export interface JudgeOptions {
@@ -23,7 +26,7 @@ export interface JudgeOptions {
   slot?: SessionSlot;
 }
 
-/** A case is killed once it overruns its limit by half again plus a little, for a busy machine. */
+/** A case is killed once its CPU time overruns its limit by half again plus a little. */
 export function killDeadline(timeLimitMs: number): number {
   return Math.round(timeLimitMs * 1.5 + 250);
 }
@@ -123,7 +126,6 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const slot = options.slot ?? {};
   const request = {
     runner: await runnerBundle(problem.suiteFile),
-    learnerBundle: learnerBundlePath(solutionFile),
     learnerFile: solutionFile,
     className: problem.className,
   };
@@ -156,7 +158,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     });
   }
 
-  const loaded: LoadOutcome = await session.load();
+  const loaded: LoadOutcome = await session.load(compiled.code);
   const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
   if (loaded.kind !== 'ready') {
     // The child may be stuck in the learner's top-level code: it cannot serve anyone else.
@@ -168,6 +170,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   }
 
   const results: CaseResult[] = [];
+  let spentMs = 0;
   let decided = false;
   const decide = (): void => {
     if (!decided) options.onDecided?.(decideVerdict(results));
@@ -176,18 +179,28 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   for (const info of cases) {
     if (info.tier === 'follow-up') decide();
     let result: CaseResult;
-    if (performance.now() - started > budget) {
-      result = blank(info, 'skipped', `not run: the problem's ${budget / 1000} s budget was spent`);
+    if (spentMs > budget) {
+      result = blank(
+        info,
+        'skipped',
+        `not run: the problem's ${budget / 1000} s budget of CPU time was spent`,
+      );
     } else {
       if (!session.alive) {
         session = openSession();
-        await session.load();
+        await session.load(compiled.code);
       }
-      const outcome = await session.run(info.index, killDeadline(info.timeLimitMs));
+      const deadline = killDeadline(info.timeLimitMs);
+      const outcome = await session.run(info.index, deadline);
       result =
         outcome.kind === 'result'
           ? outcome.result
-          : { ...blank(info, 'passed', ''), ...describeDeath(outcome.reason, info) };
+          : {
+              ...blank(info, 'passed', ''),
+              ...describeDeath(outcome.reason, info),
+              ms: outcome.reason.why === 'timeout' ? deadline : 0,
+            };
+      spentMs += result.ms;
     }
     results.push(result);
     options.onCase?.(result);

@@ -27,6 +27,10 @@ export interface CallRecord {
   expected: string;
   actual: string;
   ok: boolean;
+  /** What the case's fixtures said after the call, e.g. the clock's time `t=1000`. */
+  note?: string;
+  /** For an answer that is an object: the fields that differ from the expected ones. */
+  fields?: string[];
 }
 
 export interface CaseResult {

@@ -2,7 +2,8 @@
 // learner methods are called, so it is where their exceptions are caught and classified.
 import { formatArgs, formatValue } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
-import { isThrows, type AnyClass, type Call, type CallSource } from '../../suite.ts';
+import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
+import type { LearnerError, Port, Reply } from './port.ts';
 
 export type Equals = (expected: unknown, actual: unknown) => boolean;
 
@@ -13,10 +14,14 @@ export interface DriveOptions {
   keepAll: boolean;
   /** Stop a few calls after the first divergence (long generated cases). */
   stopAfterDivergence: boolean;
+  /** The case's fixtures, made afresh before the first call. */
+  fixtures?: Record<string, FixtureSpec>;
+  /** Per-field tolerance, to name the fields that differ. */
+  tolerance?: Record<string, number>;
 }
 
 export interface Thrown {
-  error: unknown;
+  error: LearnerError;
   notImplemented: boolean;
 }
 
@@ -26,8 +31,6 @@ export interface DriveResult {
   divergedAt?: number;
   /** Set when a call threw where no exception was expected. */
   thrown?: Thrown;
-  /** Kept so the caller can measure what they retain. */
-  instances: object[];
 }
 
 /** Calls shown on each side of the first divergence of a long case. */
@@ -36,8 +39,6 @@ export const CONTEXT = 3;
 export function deepEquals(expected: unknown, actual: unknown): boolean {
   // === makes 0 equal -0 (JSON cannot tell them apart); Object.is makes NaN equal NaN.
   if (expected === actual || Object.is(expected, actual)) return true;
-  // LeetCode writes null for a method that returns nothing.
-  if (expected === null && actual === undefined) return true;
   if (Array.isArray(expected) && Array.isArray(actual)) {
     return (
       expected.length === actual.length && expected.every((item, i) => deepEquals(item, actual[i]))
@@ -53,6 +54,39 @@ export function deepEquals(expected: unknown, actual: unknown): boolean {
   return false;
 }
 
+/**
+ * How an answer is compared unless a suite says otherwise. LeetCode writes null for a method that
+ * returns nothing, and ignores whatever such a method returns. An expected object is compared field
+ * by field on its own fields (a learner's extra fields do no harm), numeric fields within the
+ * suite's tolerance for that field.
+ */
+export function answerEquals(tolerance: Record<string, number> = {}): Equals {
+  return (expected, actual) => {
+    if (expected === null) return true;
+    if (isPlainObject(expected) && isPlainObject(actual)) {
+      return differingFields(expected, actual, tolerance).length === 0;
+    }
+    return deepEquals(expected, actual);
+  };
+}
+
+/** The fields of an expected object that the actual one gets wrong (or lacks). */
+export function differingFields(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  tolerance: Record<string, number> = {},
+): string[] {
+  return Object.keys(expected).filter((key) => {
+    if (!Object.hasOwn(actual, key)) return true;
+    const [want, got] = [expected[key], actual[key]];
+    const within = tolerance[key];
+    if (within !== undefined && typeof want === 'number' && typeof got === 'number') {
+      return !(Object.is(want, got) || Math.abs(want - got) <= within);
+    }
+    return !deepEquals(want, got);
+  });
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === 'object' &&
@@ -62,47 +96,45 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   );
 }
 
-export function isNotImplemented(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith(NOT_IMPLEMENTED_PREFIX);
+export function isNotImplemented(error: LearnerError): boolean {
+  return error.isError && error.message.startsWith(NOT_IMPLEMENTED_PREFIX);
 }
 
-function invoke(call: Call, cls: AnyClass, className: string, instances: object[]): unknown {
+/** Sends one call where it belongs: the constructor, a fixture's control, or an instance. */
+export function invoke(call: Call, port: Port, className: string): Reply {
   const target = call.target ?? 0;
-  if (call.method === className) {
-    const instance = new (cls as new (...args: unknown[]) => object)(...call.args);
-    instances[target] = instance;
-    return null;
+  if (call.method === className) return port.construct(target, call.args);
+  const dot = call.method.indexOf('.');
+  if (dot > 0) {
+    const name = call.method.slice(0, dot);
+    if (port.hasFixture(name)) return port.fixtureCall(name, call.method.slice(dot + 1), call.args);
   }
-  const instance = instances[target];
-  if (instance === undefined) {
-    throw new Error(`the suite called ${call.method} before constructing ${className}`);
-  }
-  const method = (instance as Record<string, unknown>)[call.method];
-  if (typeof method !== 'function') {
-    throw new TypeError(`${className} has no method ${call.method}()`);
-  }
-  return (method as (...args: unknown[]) => unknown).apply(instance, call.args);
+  return port.call(target, call.method, call.args);
 }
 
 interface RawRecord {
   index: number;
   call: Call;
   actual: unknown;
-  threw: unknown;
+  threw: LearnerError | undefined;
   didThrow: boolean;
   ok: boolean;
+  /** What the fixtures said after the call (the clock's time). */
+  note?: string;
   /** Played again for context: it passed, so what it returned is shown as what was expected. */
   replayed?: boolean;
 }
 
 /** Formatting is the costly part of a call, so only the records that will be shown are formatted. */
-function format(raw: RawRecord, className: string): CallRecord {
+function format(raw: RawRecord, className: string, tolerance: Record<string, number>): CallRecord {
   const { call } = raw;
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`
     : formatValue(call.method === className ? null : call.expected);
-  const actual = raw.didThrow ? `throws ${formatValue(raw.threw)}` : formatValue(raw.actual);
-  return {
+  const actual = raw.didThrow
+    ? `throws ${raw.threw?.isError ? `${raw.threw.name}: ${raw.threw.message}` : raw.threw?.message}`
+    : formatValue(raw.actual);
+  const record: CallRecord = {
     index: raw.index,
     method: call.method,
     args: formatArgs(call.args),
@@ -110,6 +142,11 @@ function format(raw: RawRecord, className: string): CallRecord {
     actual: raw.replayed ? expected : actual,
     ok: raw.ok,
   };
+  if (raw.note) record.note = raw.note;
+  if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
+    record.fields = differingFields(call.expected, raw.actual, tolerance);
+  }
+  return record;
 }
 
 /** Thrown through a case's generator to stop it early; never escapes drive(). */
@@ -121,27 +158,21 @@ const STOP = Symbol('stop');
  * diverges, the source is played again to show the calls before it (they went right, so what they
  * returned is what was expected).
  */
-export function drive(source: CallSource, cls: AnyClass, options: DriveOptions): DriveResult {
-  const instances: object[] = [];
+export function drive(source: CallSource, port: Port, options: DriveOptions): DriveResult {
   const kept: RawRecord[] = [];
   let index = 0;
   let divergedAt: number | undefined;
   let thrown: Thrown | undefined;
 
   const emit = (call: Call): void => {
-    let actual: unknown;
-    let threw: unknown;
-    let didThrow = false;
-    try {
-      actual = invoke(call, cls, options.className, instances);
-    } catch (error) {
-      didThrow = true;
-      threw = error;
-    }
+    const reply = invoke(call, port, options.className);
+    const didThrow = !reply.ok;
+    const actual = reply.ok ? reply.value : undefined;
+    const threw = reply.ok ? undefined : reply.error;
     const expectsThrow = isThrows(call.expected);
     const ok = expectsThrow
-      ? didThrow &&
-        threw instanceof Error &&
+      ? threw !== undefined &&
+        threw.isError &&
         threw.name === (call.expected as { throws: string }).throws
       : !didThrow && options.equals(call.expected, actual);
     if (!ok && divergedAt === undefined) {
@@ -150,19 +181,29 @@ export function drive(source: CallSource, cls: AnyClass, options: DriveOptions):
     }
     if (options.keepAll || divergedAt !== undefined) {
       // A source may reuse one Call object, so keep a copy.
-      kept.push({ index, call: { ...call, args: [...call.args] }, actual, threw, didThrow, ok });
+      const note = port.status();
+      kept.push({
+        index,
+        call: { ...call, args: [...call.args] },
+        actual,
+        threw,
+        didThrow,
+        ok,
+        ...(note ? { note } : {}),
+      });
     }
     index++;
-    if (didThrow && !expectsThrow) {
+    if (threw !== undefined && !expectsThrow) {
       thrown = { error: threw, notImplemented: isNotImplemented(threw) };
       throw STOP;
     }
     if (options.stopAfterDivergence && divergedAt !== undefined && index - divergedAt > CONTEXT)
       throw STOP;
   };
+  port.reset(options.fixtures);
   playUntilStopped(source, emit);
-  const records = kept.map((raw) => format(raw, options.className));
-  return { records, totalCalls: index, divergedAt, thrown, instances };
+  const records = kept.map((raw) => format(raw, options.className, options.tolerance ?? {}));
+  return { records, totalCalls: index, divergedAt, thrown };
 }
 
 function playUntilStopped(source: CallSource, emit: (call: Call) => void): void {

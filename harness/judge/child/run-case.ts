@@ -6,7 +6,6 @@ import {
   decode,
   isFixed,
   isGenerated,
-  type AnyClass,
   fromCalls,
   type CallSource,
   type Case,
@@ -14,7 +13,15 @@ import {
   type PropertyCase,
   type Suite,
 } from '../../suite.ts';
-import { deepEquals, drive, type DriveResult, type Equals, type Thrown } from './drive.ts';
+import {
+  answerEquals,
+  drive,
+  invoke,
+  type DriveResult,
+  type Equals,
+  type Thrown,
+} from './drive.ts';
+import { directPort, type Port } from './port.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;
@@ -23,9 +30,21 @@ export const PROPERTY_SEED = 20261129;
 /** Cases up to this many calls are shown whole. */
 const SHOW_WHOLE = 40;
 
+/**
+ * CPU time of this process in ms. Verdicts are timed in CPU time, as LeetCode times them, so that a
+ * busy machine cannot turn a fast solution into a Time Limit Exceeded; wall time only serves the
+ * parent's kill switch for code that never stops.
+ */
+const cpuUsage = process.cpuUsage.bind(process);
+export function cpuMs(): number {
+  const { user, system } = cpuUsage();
+  return (user + system) / 1000;
+}
+
 export interface RunContext {
   suite: Suite;
-  learner: AnyClass;
+  /** The learner's class, reached only through its realm's bridge. */
+  learner: Port;
   className: string;
   /** Path of the learner's source, to cut stacks down to their frames. */
   learnerFile: string;
@@ -42,20 +61,22 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     status: 'passed',
     ms: 0,
   };
-  const equals = ctx.suite.equals ?? deepEquals;
+  const equals = ctx.suite.equals ?? answerEquals(ctx.suite.fieldTolerance);
   if (!isFixed(c) && !isGenerated(c)) return runProperty(c, ctx, base, equals);
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
   const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
-  const started = performance.now();
+  const started = cpuMs();
   const driven = drive(calls, ctx.learner, {
     className: ctx.className,
     equals,
     keepAll,
     stopAfterDivergence: !keepAll,
+    fixtures: c.fixtures,
+    tolerance: ctx.suite.fieldTolerance,
   });
-  const ms = Math.round(performance.now() - started);
-  const retainedMb = c.retainedLimitMb !== undefined ? retainedBy(driven.instances) : undefined;
+  const ms = Math.round(cpuMs() - started);
+  const retainedMb = c.retainedLimitMb !== undefined ? retainedBy(ctx.learner) : undefined;
   const result: CaseResult = {
     ...base,
     ms,
@@ -97,16 +118,15 @@ function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunCont
 
 function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): CaseResult {
   const error = thrown.error;
-  const message =
-    error instanceof Error
-      ? `${error.name}: ${error.message}`
-      : `threw a non-Error: ${String(error)}`;
+  const message = error.isError
+    ? `${error.name}: ${error.message}`
+    : `threw a non-Error: ${error.message}`;
   return {
     ...result,
     status: 'runtime-error',
     message,
     notImplemented: thrown.notImplemented || undefined,
-    stack: error instanceof Error ? learnerStack(error, ctx.learnerFile, ctx.mapStack) : undefined,
+    stack: error.isError ? learnerStack(error.stack, ctx.learnerFile, ctx.mapStack) : undefined,
   };
 }
 
@@ -115,7 +135,7 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
  * them. Measuring by difference leaves out what the run left behind that is not theirs (compiled
  * code, type feedback). ArrayBuffers count too: a typed array's contents live outside the JS heap.
  */
-function retainedBy(instances: object[]): number {
+function retainedBy(learner: Port): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('memory is measured only with --expose-gc');
   // The least of a few readings, each after a full GC: now and then a reading carries ~0.16 MB that
@@ -129,31 +149,24 @@ function retainedBy(instances: object[]): number {
       }),
     );
   const withThem = settled();
-  instances.length = 0;
+  learner.dropInstances();
   const without = settled();
   return Math.max(0, Math.round(((withThem - without) / 1e6) * 100) / 100);
 }
 
-/** Runs the reference over a call sequence to learn what each call should return. */
-function withExpected(encoded: Encoded, ctx: RunContext): Encoded {
-  const expected: unknown[] = [];
-  const instances: object[] = [];
-  for (const [i, call] of decode(encoded).entries()) {
-    const target = call.target ?? 0;
-    try {
-      if (call.method === ctx.className) {
-        instances[target] = new (ctx.suite.reference as new (...a: unknown[]) => object)(
-          ...call.args,
-        );
-        expected[i] = null;
-      } else {
-        const instance = instances[target] as Record<string, (...a: unknown[]) => unknown>;
-        expected[i] = instance[call.method]?.call(instance, ...call.args) ?? null;
-      }
-    } catch (error) {
-      expected[i] = { throws: error instanceof Error ? error.name : 'Error' };
-    }
-  }
+/** Runs the reference (with fixtures of its own) over a call sequence to learn each answer. */
+function withExpected(
+  encoded: Encoded,
+  ctx: RunContext,
+  fixtures: Case['fixtures'],
+  reference: Port,
+): Encoded {
+  reference.reset(fixtures);
+  const expected = decode(encoded).map((call) => {
+    const reply = invoke(call, reference, ctx.className);
+    if (reply.ok) return reply.value ?? null;
+    return { throws: reply.error.isError ? reply.error.name : 'Error' };
+  });
   return { ...encoded, expected };
 }
 
@@ -163,21 +176,29 @@ function runProperty(
   base: CaseResult,
   equals: Equals,
 ): CaseResult {
-  const options = { className: ctx.className, equals, keepAll: true, stopAfterDivergence: false };
-  const started = performance.now();
+  const options = {
+    className: ctx.className,
+    equals,
+    keepAll: true,
+    stopAfterDivergence: false,
+    fixtures: c.fixtures,
+    tolerance: ctx.suite.fieldTolerance,
+  };
+  const reference = directPort(ctx.suite.reference);
+  const started = cpuMs();
   const outcome = fc.check(
     fc.property(c.property.calls, (encoded) => {
-      const withAnswers = withExpected(encoded, ctx);
+      const withAnswers = withExpected(encoded, ctx, c.fixtures, reference);
       const driven = drive(fromCalls(decode(withAnswers)), ctx.learner, options);
       return driven.divergedAt === undefined && driven.thrown === undefined;
     }),
     { seed: PROPERTY_SEED, numRuns: c.property.numRuns ?? 100 },
   );
-  const ms = Math.round(performance.now() - started);
+  const ms = Math.round(cpuMs() - started);
   if (!outcome.failed || !outcome.counterexample) return { ...base, ms };
 
   // Replay the shrunk counterexample to show it call by call.
-  const minimal = withExpected(outcome.counterexample[0], ctx);
+  const minimal = withExpected(outcome.counterexample[0], ctx, c.fixtures, reference);
   const driven = drive(fromCalls(decode(minimal)), ctx.learner, options);
   const result: CaseResult = {
     ...base,

@@ -2,13 +2,11 @@
 import path from 'node:path';
 
 export function learnerStack(
-  error: Error,
+  stack: string,
   learnerFile: string,
-  mapStack: (stack: string) => string = (stack) => stack,
+  mapStack: (stack: string) => string = (text) => text,
 ): string {
-  const lines = mapStack(error.stack ?? '')
-    .split('\n')
-    .slice(1);
+  const lines = mapStack(stack).split('\n').slice(1);
   const own = lines.filter((line) => line.includes(learnerFile));
   const relative = path.relative(process.cwd(), learnerFile) || learnerFile;
   return own.map((line) => line.replace(learnerFile, relative).trim()).join('\n');

@@ -1,0 +1,356 @@
+// The only judge code that runs inside a learner's realm. It is evaluated there from its source text
+// (so it must stay self-contained: no imports, no free variables), before the learner's code loads,
+// and it captures the built-ins it uses at that moment, so later patches cannot bend it.
+//
+// Everything that crosses between the judge and learner code passes through here as primitives:
+// arguments arrive as primitives or text and are rebuilt in this realm; answers leave through `out`
+// (an array of this realm that only this code and the judge ever see) as primitives or text. So no
+// object of the judge's realm ever reaches learner code, and the judge never touches a learner
+// object: it cannot be handed a getter, a proxy or a `constructor` that leads back.
+
+/** Reply codes written to out[0]. */
+export const REPLY = {
+  /** out[1] is the value, a primitive. */
+  primitive: 0,
+  /** out[1] is the number of fields n, then out[2 + 2i] = key and out[3 + 2i] = value. */
+  flatObject: 1,
+  /** out[1] is the length n, then out[2 + i] = item. */
+  flatArray: 2,
+  /** out[1] is the value as tagged JSON text (see `TAG`). */
+  json: 3,
+  /** out[1] is name, out[2] message, out[3] stack, out[4] whether it was an Error. */
+  threw: 4,
+} as const;
+
+/** Fields or items a reply carries in slots; larger answers travel as text. */
+export const FLAT_MAX = 24;
+export const OUT_SLOTS = 2 + 2 * FLAT_MAX;
+/** Marks a value JSON cannot carry: { [TAG]: 'Infinity' | '-Infinity' | 'NaN' | '-0' | 'undefined' | text }. */
+export const TAG = '\u0000kata';
+/** Learner output kept per drain; the rest is counted, not stored. */
+export const OUTPUT_CAP = 16_384;
+
+export interface Bridge {
+  out: unknown[];
+  /** 0: the class is found; REPLY.threw: loading threw (out as for threw); 5: out[1] says what is exported. */
+  load(exportsName: string, errorName: string, className: string): number;
+  addFactory(key: string, factory: unknown): void;
+  reset(): void;
+  makeFixture(name: string, key: string, argsJson: string): number;
+  hasFixture(name: string): boolean;
+  construct(target: number, kinds: string, ...args: unknown[]): number;
+  call(target: number, method: string, kinds: string, ...args: unknown[]): number;
+  /** The hot path: a call with one or two primitive arguments (or none: pass `count`). */
+  callPlain(target: number, method: string, count: number, a: unknown, b: unknown): number;
+  fixtureCall(name: string, method: string, kinds: string, ...args: unknown[]): number;
+  status(): string;
+  dropInstances(): void;
+  drainOutput(): string;
+}
+
+/** Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function. */
+export function createBridge(global: Record<string, unknown>): Bridge {
+  'use strict';
+  const TAG_KEY = '\u0000kata';
+  const SLOTS = 2 + 2 * 24;
+  const FLAT = 24;
+  const CAP = 16_384;
+  const ObjectProto = Object.prototype;
+  const getProto = Object.getPrototypeOf;
+  const keysOf = Object.keys;
+  const isArray = Array.isArray;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const isIs = Object.is;
+  const BaseError = Error;
+  const BaseTypeError = TypeError;
+  const toText = String;
+  const freeze = Object.freeze;
+  const defineProperty = Object.defineProperty;
+
+  // Node formats a stack with `globalThis.Error.prepareStackTrace` of the realm the error belongs
+  // to, handing it call sites of every frame, the judge's included: lock both names for good.
+  defineProperty(BaseError, 'prepareStackTrace', {
+    value: undefined,
+    writable: false,
+    configurable: false,
+  });
+  defineProperty(global, 'Error', { value: BaseError, writable: false, configurable: false });
+
+  const out: unknown[] = [];
+  for (let i = 0; i < SLOTS; i++) out.push(0);
+
+  let Learner: unknown;
+  let instances: unknown[] = [];
+  const factories: Record<string, (...args: unknown[]) => unknown> = Object.create(null);
+  let fixtures: Record<
+    string,
+    { handle: unknown; control: Record<string, unknown>; status?: () => unknown }
+  > = Object.create(null);
+
+  // What learner code prints: kept here as text, up to a cap, until the judge drains it.
+  let printed = '';
+  let dropped = 0;
+  const show = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    try {
+      const text = stringify(value, (_key, v: unknown) =>
+        typeof v === 'bigint' ? `${toText(v)}n` : typeof v === 'function' ? '[Function]' : v,
+      );
+      return text === undefined ? toText(value) : text;
+    } catch {
+      return toText(value);
+    }
+  };
+  const print = (...values: unknown[]): void => {
+    let line = '';
+    for (let i = 0; i < values.length; i++) line += (i > 0 ? ' ' : '') + show(values[i]);
+    if (printed.length < CAP) printed += `${line}\n`;
+    else dropped += 1;
+  };
+  const console = freeze({
+    log: print,
+    info: print,
+    warn: print,
+    error: print,
+    debug: print,
+    trace: print,
+  });
+  const noTimers = (): never => {
+    throw new BaseError(
+      'timers are not available here: the judge calls your methods one at a time, synchronously',
+    );
+  };
+  global.console = console;
+  global.setTimeout = global.setInterval = global.setImmediate = noTimers;
+  global.clearTimeout = global.clearInterval = global.clearImmediate = () => undefined;
+  const resolved = Promise.resolve();
+  global.queueMicrotask = (fn: () => void) => void resolved.then(fn);
+
+  const tagged = (_key: string, value: unknown): unknown => {
+    if (typeof value === 'number') {
+      if (value !== value) return { [TAG_KEY]: 'NaN' };
+      if (value === Infinity) return { [TAG_KEY]: 'Infinity' };
+      if (value === -Infinity) return { [TAG_KEY]: '-Infinity' };
+      if (isIs(value, -0)) return { [TAG_KEY]: '-0' };
+      return value;
+    }
+    if (value === undefined) return { [TAG_KEY]: 'undefined' };
+    if (typeof value === 'function') return { [TAG_KEY]: '[Function]' };
+    if (typeof value === 'bigint' || typeof value === 'symbol') return { [TAG_KEY]: toText(value) };
+    return value;
+  };
+  const untag = (_key: string, value: unknown): unknown => {
+    if (typeof value === 'object' && value !== null && TAG_KEY in value) {
+      const tag = (value as Record<string, unknown>)[TAG_KEY];
+      if (tag === 'undefined') return undefined;
+      if (tag === '-0') return -0;
+      return Number(tag);
+    }
+    return value;
+  };
+  const primitive = (value: unknown): boolean =>
+    value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+  /** Writes an answer into `out` and returns its reply code. */
+  const reply = (value: unknown): number => {
+    if (primitive(value)) {
+      out[1] = value;
+      return 0;
+    }
+    if (typeof value === 'object') {
+      if (isArray(value) && value.length <= FLAT) {
+        let flat = true;
+        for (let i = 0; i < value.length && flat; i++) flat = primitive(value[i]);
+        if (flat) {
+          out[1] = value.length;
+          for (let i = 0; i < value.length; i++) out[2 + i] = value[i];
+          return 2;
+        }
+      } else if (getProto(value) === ObjectProto) {
+        const keys = keysOf(value as object);
+        if (keys.length <= FLAT) {
+          let flat = true;
+          for (let i = 0; i < keys.length && flat; i++) {
+            const v = (value as Record<string, unknown>)[keys[i] as string];
+            out[2 + 2 * i] = keys[i];
+            out[3 + 2 * i] = v;
+            flat = primitive(v);
+          }
+          if (flat) {
+            out[1] = keys.length;
+            return 1;
+          }
+        }
+      }
+    }
+    let text: string | undefined;
+    try {
+      text = stringify(value, tagged);
+    } catch {
+      text = undefined;
+    }
+    out[1] =
+      text === undefined
+        ? stringify({ [TAG_KEY]: '[unreadable value]' })
+        : text.length > 1_000_000
+          ? stringify({ [TAG_KEY]: '[value too large to show]' })
+          : text;
+    return 3;
+  };
+  const threw = (error: unknown): number => {
+    let isError = false;
+    let name = '';
+    let message = '';
+    let stack = '';
+    try {
+      isError = error instanceof BaseError;
+      if (isError) {
+        const e = error as { name?: unknown; message?: unknown; stack?: unknown };
+        name = toText(e.name);
+        message = toText(e.message);
+        stack = typeof e.stack === 'string' ? e.stack : '';
+      } else {
+        message = show(error);
+      }
+    } catch {
+      message = message || '[an exception that cannot be described]';
+    }
+    out[1] = name;
+    out[2] = message;
+    out[3] = stack;
+    out[4] = isError;
+    return 4;
+  };
+  /** Rebuilds the arguments in this realm: `kinds` has a letter per argument, '' when all are primitives. */
+  const rebuild = (kinds: string, args: unknown[]): unknown[] => {
+    if (kinds === '') return args;
+    const built: unknown[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const kind = kinds[i];
+      const arg = args[i];
+      built.push(
+        kind === 'f'
+          ? fixtures[arg as string]?.handle
+          : kind === 'j'
+            ? parse(arg as string, untag)
+            : arg,
+      );
+    }
+    return built;
+  };
+
+  return {
+    out,
+    load(exportsName, errorName, className) {
+      try {
+        const failure = global[errorName] as { e: unknown } | undefined;
+        delete global[errorName];
+        if (failure !== undefined) return threw(failure.e);
+        const exported = global[exportsName] as Record<string, unknown> | undefined;
+        delete global[exportsName];
+        const found = exported?.[className] ?? exported?.default;
+        if (typeof found !== 'function') {
+          const names = exported ? keysOf(exported) : [];
+          out[1] = names.length > 0 ? `it exports: ${names.join(', ')}` : 'it exports nothing';
+          return 5;
+        }
+        Learner = found;
+        return 0;
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    addFactory(key, factory) {
+      factories[key] = factory as (...args: unknown[]) => unknown;
+    },
+    reset() {
+      instances = [];
+      fixtures = Object.create(null);
+    },
+    makeFixture(name, key, argsJson) {
+      try {
+        const made = apply(factories[key] as () => unknown, undefined, parse(argsJson, untag));
+        fixtures[name] = made as (typeof fixtures)[string];
+        return 0;
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    hasFixture: (name) => fixtures[name] !== undefined,
+    construct(target, kinds, ...args) {
+      try {
+        instances[target] = construct(Learner as new () => unknown, rebuild(kinds, args));
+        out[1] = null;
+        return 0;
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    call(target, method, kinds, ...args) {
+      try {
+        const instance = instances[target] as Record<string, unknown> | undefined;
+        if (instance === undefined || instance === null) {
+          throw new BaseError(`the suite called ${method} before constructing the class`);
+        }
+        const fn = instance[method];
+        if (typeof fn !== 'function') {
+          throw new BaseTypeError(
+            `${toText((Learner as { name?: unknown }).name)} has no method ${method}()`,
+          );
+        }
+        return reply(apply(fn as () => unknown, instance, rebuild(kinds, args)));
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    callPlain(target, method, count, a, b) {
+      try {
+        const instance = instances[target] as Record<string, (...args: unknown[]) => unknown>;
+        if (typeof instance?.[method] !== 'function') {
+          return this.call(target, method, '', ...[a, b].slice(0, count));
+        }
+        // Called as a method, not through apply: the learner's method sees itself called normally.
+        const self = instance as { [key: string]: (...args: unknown[]) => unknown };
+        return reply(
+          count === 0 ? self[method]!() : count === 1 ? self[method]!(a) : self[method]!(a, b),
+        );
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    fixtureCall(name, method, kinds, ...args) {
+      try {
+        const control = fixtures[name]?.control;
+        const fn = control?.[method];
+        if (typeof fn !== 'function') throw new BaseTypeError(`fixture ${name} has no ${method}()`);
+        return reply(apply(fn as () => unknown, control, rebuild(kinds, args)) ?? null);
+      } catch (error) {
+        return threw(error);
+      }
+    },
+    status() {
+      let text = '';
+      for (const name in fixtures) {
+        try {
+          const said = fixtures[name]?.status?.();
+          if (typeof said === 'string' && said !== '') text += (text ? ' ' : '') + said;
+        } catch {
+          // a fixture the learner broke says nothing
+        }
+      }
+      return text;
+    },
+    dropInstances() {
+      instances = [];
+    },
+    drainOutput() {
+      const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');
+      printed = '';
+      dropped = 0;
+      return text;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// How the judge reaches a class it drives: the learner's, sealed in a realm of its own, or the
+// reference, run directly. Drive code sees only this interface, so it treats both alike and never
+// holds a learner object itself.
+import type { AnyClass, FixtureSpec } from '../../suite.ts';
+
+/** What a learner's exception is reduced to before it leaves their realm: text only. */
+export interface LearnerError {
+  /** Whether it was a real Error (of the learner's realm), not some other thrown value. */
+  isError: boolean;
+  name: string;
+  message: string;
+  stack: string;
+}
+
+export type Reply = { ok: true; value: unknown } | { ok: false; error: LearnerError };
+
+export interface Port {
+  /** Drops every instance and fixture, then creates the given fixtures afresh. */
+  reset(fixtures: Record<string, FixtureSpec> | undefined): void;
+  construct(target: number, args: readonly unknown[]): Reply;
+  call(target: number, method: string, args: readonly unknown[]): Reply;
+  /** Whether `name` is one of the fixtures the last reset created. */
+  hasFixture(name: string): boolean;
+  fixtureCall(name: string, method: string, args: readonly unknown[]): Reply;
+  /** What the fixtures say about themselves now (the clock's time), or '' when they say nothing. */
+  status(): string;
+  /** Lets go of every instance, so that memory can be measured without them. */
+  dropInstances(): void;
+}
+
+export const NOT_CONSTRUCTED = (className: string, method: string): string =>
+  `the suite called ${method} before constructing ${className}`;
+
+/** Builds a fixture from its spec in this realm: used beside the reference. */
+export function makeFixture(spec: FixtureSpec): {
+  handle: unknown;
+  control: Record<string, (...args: unknown[]) => unknown>;
+  status?: () => string;
+} {
+  const factory = new Function(`return (${spec.source});`)() as (...args: unknown[]) => never;
+  return factory(...(spec.args ?? []));
+}
+
+function describeError(error: unknown): LearnerError {
+  if (error instanceof Error) {
+    return { isError: true, name: error.name, message: error.message, stack: error.stack ?? '' };
+  }
+  return { isError: false, name: '', message: String(error), stack: '' };
+}
+
+/** Runs a trusted class (the reference) in the judge's own realm. */
+export function directPort(cls: AnyClass): Port {
+  let instances: object[] = [];
+  let fixtures = new Map<string, ReturnType<typeof makeFixture>>();
+  const resolve = (args: readonly unknown[]): unknown[] =>
+    args.map((arg) =>
+      typeof arg === 'object' && arg !== null && '$fixture' in arg
+        ? fixtures.get(String((arg as { $fixture: unknown }).$fixture))?.handle
+        : arg,
+    );
+  const attempt = (run: () => unknown): Reply => {
+    try {
+      return { ok: true, value: run() };
+    } catch (error) {
+      return { ok: false, error: describeError(error) };
+    }
+  };
+  return {
+    reset(specs) {
+      instances = [];
+      fixtures = new Map(Object.entries(specs ?? {}).map(([name, s]) => [name, makeFixture(s)]));
+    },
+    construct(target, args) {
+      return attempt(() => {
+        instances[target] = new (cls as new (...a: unknown[]) => object)(...resolve(args));
+        return null;
+      });
+    },
+    call(target, method, args) {
+      return attempt(() => {
+        const instance = instances[target] as Record<string, unknown> | undefined;
+        if (instance === undefined) throw new Error(NOT_CONSTRUCTED(cls.name, method));
+        const fn = instance[method];
+        if (typeof fn !== 'function') throw new TypeError(`${cls.name} has no method ${method}()`);
+        return (fn as (...a: unknown[]) => unknown).apply(instance, resolve(args));
+      });
+    },
+    hasFixture: (name) => fixtures.has(name),
+    fixtureCall(name, method, args) {
+      return attempt(() => fixtures.get(name)?.control[method]?.(...resolve(args)) ?? null);
+    },
+    status: () =>
+      [...fixtures.values()]
+        .map((f) => f.status?.() ?? '')
+        .filter(Boolean)
+        .join(' '),
+    dropInstances() {
+      instances = [];
+    },
+  };
+}

@@ -1,0 +1,273 @@
+// A learner's realm, seen from the judge: a fresh vm context holding the language's own built-ins,
+// a console that keeps text, and nothing else — no process, no require, no timers, no judge object.
+// It cannot generate code from strings, so what it runs is exactly the bundle it was given. The
+// judge talks to it only through the bridge (inside-realm.ts), in primitives.
+import vm from 'node:vm';
+import type { FixtureSpec } from '../../suite.ts';
+import { createBridge, REPLY, TAG, type Bridge } from './inside-realm.ts';
+import type { LearnerError, Port, Reply } from './port.ts';
+
+/**
+ * Built-ins that code in a context reads from its global object. A context's global answers through
+ * an interceptor, ~150 ns a lookup (a scale case makes millions), so learner code runs inside a
+ * function that binds each of them to a local once.
+ */
+const REALM_GLOBALS = [
+  'Object',
+  'Function',
+  'Array',
+  'Number',
+  'Boolean',
+  'String',
+  'Symbol',
+  'BigInt',
+  'Math',
+  'JSON',
+  'Reflect',
+  'Proxy',
+  'Date',
+  'RegExp',
+  'Promise',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'WeakRef',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'ReferenceError',
+  'EvalError',
+  'URIError',
+  'AggregateError',
+  'ArrayBuffer',
+  'DataView',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'Intl',
+  'parseInt',
+  'parseFloat',
+  'isNaN',
+  'isFinite',
+  'NaN',
+  'Infinity',
+  'console',
+  'queueMicrotask',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+];
+const PROLOGUE = `(function(){"use strict";const ${REALM_GLOBALS.map((name) => `${name}=globalThis.${name}`).join(',')};`;
+
+/** Where the learner's bundle leaves its exports, on the realm's global, until the bridge takes them. */
+export const LEARNER_GLOBAL = '__kataLearner';
+/** Where an exception thrown while the bundle loads is left for the bridge to describe. */
+const LOAD_ERROR_GLOBAL = '__kataLoadError';
+
+export type LoadResult =
+  { ok: true } | { ok: false; error: LearnerError } | { ok: false; missing: string };
+
+/**
+ * Judge functions are carried into the realm as source text. A compiler that keeps function names
+ * (tsx does) wraps them in calls to its helper `__name`: give the text one that does nothing.
+ */
+const KEEP_NAMES_SHIM = 'var __name = (fn) => fn;\n';
+
+/** Turns tagged JSON text from the realm back into a value. */
+function untag(_key: string, value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && TAG in value) {
+    const tag = (value as Record<string, unknown>)[TAG];
+    if (tag === 'undefined') return undefined;
+    if (tag === '-0') return -0;
+    if (tag === 'Infinity' || tag === '-Infinity' || tag === 'NaN') return Number(tag);
+    return String(tag);
+  }
+  return value;
+}
+
+function tag(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
+    return { [TAG]: Object.is(value, -0) ? '-0' : String(value) };
+  }
+  if (value === undefined) return { [TAG]: 'undefined' };
+  return value;
+}
+
+const isPrimitive = (value: unknown): boolean =>
+  value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+export class LearnerRealm implements Port {
+  private readonly context: vm.Context;
+  private readonly bridge: Bridge;
+  private readonly out: unknown[];
+  /** Fixture factories compiled in the realm, by their source. */
+  private readonly factoryKeys = new Map<string, string>();
+
+  constructor(fixtureSources: readonly string[] = []) {
+    // The object behind the context's global is the judge's: with a prototype, its `constructor` is
+    // the judge's Object, and that Object's constructor compiles code in the judge's realm. No
+    // prototype, and the global answers from the realm's own built-ins alone.
+    this.context = vm.createContext(Object.create(null) as object, {
+      name: 'learner',
+      codeGeneration: { strings: false, wasm: false },
+    });
+    const source = `${KEEP_NAMES_SHIM}(${String(createBridge)})(globalThis)`;
+    this.bridge = new vm.Script(source, { filename: 'judge-bridge.js' }).runInContext(
+      this.context,
+    ) as Bridge;
+    this.out = this.bridge.out;
+    // Compiled before the learner's code exists, so nothing of theirs can stand in for them.
+    for (const fixtureSource of new Set(fixtureSources)) {
+      const key = `f${this.factoryKeys.size}`;
+      const factory = new vm.Script(`${KEEP_NAMES_SHIM}(${fixtureSource})`, {
+        filename: 'judge-fixture.js',
+      }).runInContext(this.context) as unknown;
+      this.bridge.addFactory(key, factory);
+      this.factoryKeys.set(fixtureSource, key);
+    }
+  }
+
+  /** Runs the learner's bundle and finds their class; what goes wrong is told, never thrown. */
+  load(code: string, filename: string, className: string): LoadResult {
+    const wrapped =
+      `${PROLOGUE}try{${code}\n;globalThis.${LEARNER_GLOBAL}=${LEARNER_GLOBAL};}` +
+      `catch(e){globalThis.${LOAD_ERROR_GLOBAL}={e};}})();`;
+    try {
+      new vm.Script(wrapped, { filename }).runInContext(this.context);
+    } catch {
+      // Only a syntax error the compiler let through lands here: nothing of the learner's ran.
+      return {
+        ok: false,
+        error: {
+          isError: true,
+          name: 'SyntaxError',
+          message: 'the bundle does not parse',
+          stack: '',
+        },
+      };
+    }
+    const code4 = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
+    if (code4 === 0) return { ok: true };
+    if (code4 === REPLY.threw) {
+      const reply = this.read(code4);
+      if (!reply.ok) return { ok: false, error: reply.error };
+    }
+    return { ok: false, missing: String(this.out[1]) };
+  }
+
+  private encode(args: readonly unknown[]): { kinds: string; values: unknown[] } {
+    let kinds = '';
+    let plain = true;
+    for (const arg of args) {
+      if (!isPrimitive(arg)) plain = false;
+    }
+    if (plain) return { kinds, values: args as unknown[] };
+    const values = args.map((arg) => {
+      if (isPrimitive(arg)) {
+        kinds += 'p';
+        return arg;
+      }
+      if (typeof arg === 'object' && arg !== null && '$fixture' in arg) {
+        kinds += 'f';
+        return String((arg as { $fixture: unknown }).$fixture);
+      }
+      kinds += 'j';
+      return JSON.stringify(arg, tag);
+    });
+    return { kinds, values };
+  }
+
+  /** Reads the reply the bridge wrote into `out` as a value of the judge's own realm. */
+  private read(code: number): Reply {
+    const out = this.out;
+    switch (code) {
+      case REPLY.primitive:
+        return { ok: true, value: out[1] };
+      case REPLY.flatObject: {
+        const value: Record<string, unknown> = {};
+        const n = out[1] as number;
+        for (let i = 0; i < n; i++) value[String(out[2 + 2 * i])] = out[3 + 2 * i];
+        return { ok: true, value };
+      }
+      case REPLY.flatArray: {
+        const n = out[1] as number;
+        const value: unknown[] = [];
+        for (let i = 0; i < n; i++) value.push(out[2 + i]);
+        return { ok: true, value };
+      }
+      case REPLY.json:
+        return { ok: true, value: JSON.parse(String(out[1]), untag) };
+      default:
+        return {
+          ok: false,
+          error: {
+            name: String(out[1]),
+            message: String(out[2]),
+            stack: String(out[3]),
+            isError: out[4] === true,
+          },
+        };
+    }
+  }
+
+  reset(fixtures: Record<string, FixtureSpec> | undefined): void {
+    this.bridge.reset();
+    for (const [name, spec] of Object.entries(fixtures ?? {})) {
+      const key = this.factoryKeys.get(spec.source);
+      if (key === undefined) throw new Error(`fixture ${name} was not compiled into the realm`);
+      const code = this.bridge.makeFixture(name, key, JSON.stringify(spec.args ?? [], tag));
+      if (code !== 0) throw new Error(`fixture ${name} failed to build: ${String(this.out[2])}`);
+    }
+  }
+
+  construct(target: number, args: readonly unknown[]): Reply {
+    const { kinds, values } = this.encode(args);
+    return this.read(this.bridge.construct(target, kinds, ...values));
+  }
+
+  call(target: number, method: string, args: readonly unknown[]): Reply {
+    const count = args.length;
+    if (count <= 2) {
+      const [a, b] = args;
+      if (isPrimitive(a) && isPrimitive(b)) {
+        return this.read(this.bridge.callPlain(target, method, count, a, b));
+      }
+    }
+    const { kinds, values } = this.encode(args);
+    return this.read(this.bridge.call(target, method, kinds, ...values));
+  }
+
+  hasFixture(name: string): boolean {
+    return this.bridge.hasFixture(name) === true;
+  }
+
+  fixtureCall(name: string, method: string, args: readonly unknown[]): Reply {
+    const { kinds, values } = this.encode(args);
+    return this.read(this.bridge.fixtureCall(name, method, kinds, ...values));
+  }
+
+  status(): string {
+    return String(this.bridge.status());
+  }
+
+  dropInstances(): void {
+    this.bridge.dropInstances();
+  }
+
+  drainOutput(): string {
+    return String(this.bridge.drainOutput());
+  }
+}
