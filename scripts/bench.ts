@@ -1,8 +1,9 @@
 // `npm run bench`: the figures behind the judge's limits and speed, measured on this machine.
 //  1. Every case whose suite sets its own time or memory limit (the scale and memory traps): the
 //     reference's worst time and retained memory over several runs, and each known-wrong
-//     implementation of that trap, run once with a deadline of 10× the limit. The margins should be
-//     10× both ways, so that no verdict flips on a slow or busy machine.
+//     implementation of that trap, run once with a deadline of 10× the limit. Times are CPU time,
+//     as the judge counts them. The margins should be 10× both ways, so that no verdict flips on a
+//     slow or busy machine.
 //  2. `grade` over every problem with the references as solutions, against a bare `vitest run` of one
 //     trivial test in this repo: the floor any judge built on this stack pays.
 //  3. Watch mode: from saving the stub to the verdict on example and core cases.
@@ -40,13 +41,11 @@ async function runCase(
   const session = new ChildSession(await workerBundle());
   session.open({
     runner: await runnerBundle(problem.suiteFile),
-    learnerBundle: compiled.bundle,
     learnerFile: file,
     className: problem.className,
   });
-  const loaded = await session.load();
-  if (loaded.kind !== 'ready') return undefined;
-  const outcome = await session.run(index, deadlineMs);
+  const loaded = await session.load(compiled.code);
+  const outcome = loaded.kind === 'ready' ? await session.run(index, deadlineMs) : undefined;
   session.kill();
   return outcome;
 }
@@ -55,7 +54,6 @@ async function listCases(problem: Problem): Promise<CaseInfo[]> {
   const session = new ChildSession(await workerBundle());
   session.open({
     runner: await runnerBundle(problem.suiteFile),
-    learnerBundle: '',
     learnerFile: problem.referenceFile,
     className: problem.className,
   });

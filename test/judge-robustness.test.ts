@@ -1,7 +1,9 @@
 // The judge survives whatever learner code does, and says what it did: loops, memory hogs, throws,
-// process.exit, syntax errors, missing exports, forbidden imports.
+// a child that dies, syntax errors, missing exports, forbidden imports.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { cpuTimeMs } from '../harness/judge/child-session.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
@@ -36,7 +38,8 @@ describe('untrusted learner code', () => {
     const started = Date.now();
     const report = await judgeSource('loop-ctor', source);
     expect(report.verdict).toBe('time-limit-exceeded');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // The budget counts CPU time; wall time only has to stay sane on a busy machine.
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(report.cases.some((c) => c.status === 'skipped')).toBe(true);
   });
 
@@ -54,19 +57,35 @@ describe('untrusted learner code', () => {
     expect(report.verdict).toBe('memory-limit-exceeded');
   });
 
-  test('process.exit in a method is a runtime error, never accepted', async () => {
+  test('process.exit is not there: calling it is a runtime error, never accepted', async () => {
     const report = await judgeSource('exit', recentCounter(`process.exit(0);`));
     expect(report.verdict).toBe('runtime-error');
-    expect(report.cases[0]?.message).toMatch(/process\.exit/);
+    expect(report.cases[0]?.message).toBe('ReferenceError: process is not defined');
   });
 
-  test('a hard crash of the process is a runtime error', async () => {
-    const report = await judgeSource(
-      'kill',
-      recentCounter(`process.kill(process.pid, 'SIGKILL'); return 0;`),
-    );
+  test('a child process that dies during a case is a runtime error for that case', async () => {
+    const solutionFile = writeLearnerFile(dir, 'dies.ts', recentCounter(`for (;;) {}`));
+    const judging = judge({ problem, solutionFile, budgetMs: 1 });
+    // Kill the child from outside, as the kernel's OOM killer would, once its case is looping.
+    let killed = false;
+    for (let i = 0; i < 400 && !killed; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const workers = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'worker-'], {
+        encoding: 'utf8',
+      })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map(Number);
+      for (const pid of workers) {
+        if ((cpuTimeMs(pid) ?? 0) < 500) continue;
+        process.kill(pid, 'SIGKILL');
+        killed = true;
+      }
+    }
+    const report = await judging;
+    expect(killed).toBe(true);
     expect(report.verdict).toBe('runtime-error');
-    expect(report.cases[0]?.message).toMatch(/process ended/);
+    expect(report.cases[0]?.message).toMatch(/process ended \(SIGKILL\)/);
   });
 
   test('a thrown exception is a runtime error with the stack cut to the learner file', async () => {
@@ -106,7 +125,7 @@ describe('untrusted learner code', () => {
       `export { RecentCounter } from ${JSON.stringify(spoiler)};`,
     );
     expect(report.verdict).toBe('compile-error');
-    expect(report.message).toMatch(/solutions\/ holds the answers/);
+    expect(report.message).toMatch(/may not import anything/);
     const judgeFile = path.relative(
       dir,
       path.join(problem.referenceFile, '../../../harness/suite.ts'),
@@ -115,7 +134,7 @@ describe('untrusted learner code', () => {
       'cheat2',
       `import ${JSON.stringify(judgeFile)};\n${recentCounter(correctPing)}`,
     );
-    expect(report2.message).toMatch(/judge's own code/);
+    expect(report2.message).toMatch(/may not import anything/);
   });
 
   test('a throw while loading the file is a runtime error', async () => {

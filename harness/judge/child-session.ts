@@ -85,6 +85,8 @@ export class ChildSession {
   private peakRssMb = 0;
   /** The end of the child's stderr, where V8 reports running out of heap. */
   private stderrTail = '';
+  /** CPU time the child had used in the running (or last) case when last looked at, in ms. */
+  spentMs = 0;
   /** The running deadline: CPU time at its start and how much it allows, and its wall backstop. */
   private deadline: { cpuStartMs: number; cpuLimitMs: number; wall: NodeJS.Timeout } | undefined;
 
@@ -127,6 +129,7 @@ export class ChildSession {
       }
       const deadline = this.deadline;
       const cpu = pid === undefined ? undefined : cpuTimeMs(pid);
+      if (deadline && cpu !== undefined) this.spentMs = cpu - deadline.cpuStartMs;
       if (deadline && cpu !== undefined && cpu - deadline.cpuStartMs > deadline.cpuLimitMs) {
         this.kill({ why: 'timeout' });
       }
@@ -143,6 +146,7 @@ export class ChildSession {
     const cpuStartMs = pid === undefined ? undefined : cpuTimeMs(pid);
     const wallMs = cpuStartMs === undefined ? limitMs : limitMs * WALL_FACTOR + WALL_EXTRA_MS;
     const wall = setTimeout(() => this.kill({ why: 'timeout' }), wallMs);
+    this.spentMs = 0;
     this.deadline =
       cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs, wall };
     return () => {

@@ -179,7 +179,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   for (const info of cases) {
     if (info.tier === 'follow-up') decide();
     let result: CaseResult;
-    if (spentMs > budget) {
+    if (spentMs >= budget) {
       result = blank(
         info,
         'skipped',
@@ -198,7 +198,8 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
           : {
               ...blank(info, 'passed', ''),
               ...describeDeath(outcome.reason, info),
-              ms: outcome.reason.why === 'timeout' ? deadline : 0,
+              // What it cost: its deadline when stopped for time, else the CPU time seen spent.
+              ms: outcome.reason.why === 'timeout' ? deadline : Math.round(session.spentMs),
             };
       spentMs += result.ms;
     }

@@ -1,7 +1,24 @@
-// drive(): plays calls against a class, records how each went, and keeps only what a report shows.
+// drive(): plays calls against a class through a Port, records how each went, and keeps only what a
+// report shows. Every drive test runs twice: against the class run directly (as the reference is)
+// and against the same class sealed in a learner realm (as a learner's class is).
 import { describe, expect, test } from 'vitest';
-import { CONTEXT, deepEquals, drive, isNotImplemented } from '../../harness/judge/child/drive.ts';
-import { fromCalls, type Call, type CallSource } from '../../harness/suite.ts';
+import {
+  answerEquals,
+  CONTEXT,
+  deepEquals,
+  differingFields,
+  drive,
+  isNotImplemented,
+} from '../../harness/judge/child/drive.ts';
+import { directPort, type LearnerError, type Port } from '../../harness/judge/child/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import {
+  fromCalls,
+  type AnyClass,
+  type Call,
+  type CallSource,
+  type FixtureSpec,
+} from '../../harness/suite.ts';
 
 /** Counts calls; `inc(n)` adds n (1 by default). Goes wrong once the total reaches `breakAt`. */
 class Tally {
@@ -14,6 +31,10 @@ class Tally {
   reset(): void {
     this.total = 0;
   }
+  /** An answer that is an object: the total and a fraction of it. */
+  state(): { total: number; half: number } {
+    return { total: this.total, half: this.total / 2 };
+  }
   fail(kind: string): never {
     if (kind === 'range') throw new RangeError('out of range');
     if (kind === 'stub') throw new Error('Not implemented: Tally.fail');
@@ -21,9 +42,71 @@ class Tally {
   }
 }
 
+/** A clock the calls can set, which says its time after every call. */
+const CLOCK: FixtureSpec = {
+  source: String((start: number) => {
+    let now = start;
+    return {
+      handle: { now: () => now },
+      control: {
+        set: (t: number) => {
+          now = t;
+          return null;
+        },
+      },
+      status: () => `t=${now}`,
+    };
+  }),
+  args: [0],
+};
+
+/** The class, compiled from its own text into a fresh learner realm, as the judge runs a learner's. */
+function sealed(cls: AnyClass, fixtures: FixtureSpec[] = []): Port {
+  const realm = new LearnerRealm(fixtures.map((f) => f.source));
+  const loaded = realm.load(
+    `var ${LEARNER_GLOBAL} = { ${cls.name}: ${String(cls)} };`,
+    'tally.js',
+    cls.name,
+  );
+  if (!loaded.ok) throw new Error(`the class did not load: ${JSON.stringify(loaded)}`);
+  return realm;
+}
+
+/** Wraps a port to count what was constructed on it. */
+function counting(port: Port): Port & { constructed: number[] } {
+  const constructed: number[] = [];
+  return {
+    constructed,
+    reset: (fixtures) => port.reset(fixtures),
+    construct(target, args) {
+      constructed.push(target);
+      return port.construct(target, args);
+    },
+    call: (target, method, args) => port.call(target, method, args),
+    hasFixture: (name) => port.hasFixture(name),
+    fixtureCall: (name, method, args) => port.fixtureCall(name, method, args),
+    status: () => port.status(),
+    dropInstances: () => port.dropInstances(),
+  };
+}
+
+const ports: { name: string; make: (fixtures?: FixtureSpec[]) => Port; notConstructed: string }[] =
+  [
+    {
+      name: 'run directly',
+      make: () => directPort(Tally),
+      notConstructed: 'the suite called inc before constructing Tally',
+    },
+    {
+      name: 'sealed in a realm',
+      make: (fixtures) => sealed(Tally, fixtures),
+      notConstructed: 'the suite called inc before constructing the class',
+    },
+  ];
+
 const options = {
   className: 'Tally',
-  equals: deepEquals,
+  equals: answerEquals(),
   keepAll: true,
   stopAfterDivergence: false,
 };
@@ -43,18 +126,27 @@ function longSource(n: number, breakAt: number): CallSource {
   };
 }
 
+const learnerError = (message: string, name = 'Error'): LearnerError => ({
+  isError: true,
+  name,
+  message,
+  stack: '',
+});
+
 describe('deepEquals', () => {
-  test('null expected matches undefined (a void method), but not the other way round', () => {
-    expect(deepEquals(null, undefined)).toBe(true);
+  test('null and undefined are different values (a void method is answerEquals’ business)', () => {
+    // Deliberate change: deepEquals no longer lets null match undefined, at any depth.
+    expect(deepEquals(null, undefined)).toBe(false);
     expect(deepEquals(undefined, null)).toBe(false);
     expect(deepEquals(null, 0)).toBe(false);
+    expect(deepEquals(null, null)).toBe(true);
   });
 
   test('compares arrays item by item, nested, and length first', () => {
     expect(deepEquals([1, [2, 3]], [1, [2, 3]])).toBe(true);
     expect(deepEquals([1, [2, 3]], [1, [2, 4]])).toBe(false);
     expect(deepEquals([1, 2], [1, 2, 3])).toBe(false);
-    expect(deepEquals([null], [undefined])).toBe(true);
+    expect(deepEquals([null], [undefined])).toBe(false);
     expect(deepEquals([1], 1)).toBe(false);
   });
 
@@ -65,14 +157,47 @@ describe('deepEquals', () => {
   });
 });
 
-test('isNotImplemented recognises only Errors whose message starts with the stub prefix', () => {
-  expect(isNotImplemented(new Error('Not implemented: X.y'))).toBe(true);
-  expect(isNotImplemented(new Error('it is Not implemented'))).toBe(false);
-  expect(isNotImplemented('Not implemented')).toBe(false);
+describe('answerEquals', () => {
+  test('an expected null (LeetCode’s void) is not compared at all', () => {
+    const equals = answerEquals();
+    expect(equals(null, undefined)).toBe(true);
+    expect(equals(null, 0)).toBe(true);
+    expect(equals(null, 'anything')).toBe(true);
+    // Only the expected side is void: a method that should answer must not answer null.
+    expect(equals(undefined, null)).toBe(false);
+    expect(equals(0, null)).toBe(false);
+  });
+
+  test('an expected object is compared on its own fields, numbers within their tolerance', () => {
+    const equals = answerEquals({ at: 0.01 });
+    expect(equals({ ok: true, at: 1 }, { ok: true, at: 1.005, extra: 'fine' })).toBe(true);
+    expect(equals({ ok: true, at: 1 }, { ok: true, at: 1.02 })).toBe(false);
+    expect(equals({ ok: true, at: 1 }, { ok: true })).toBe(false);
+    // Arrays and other values stay strict.
+    expect(equals([1, 2], [1, 2, 3])).toBe(false);
+    expect(equals(1, 1.005)).toBe(false);
+  });
+
+  test('differingFields names the wrong and the missing fields', () => {
+    expect(differingFields({ a: 1, b: 2, c: 3 }, { a: 1, b: 5 })).toEqual(['b', 'c']);
+    expect(differingFields({ a: 1 }, { a: 1.5 }, { a: 0.5 })).toEqual([]);
+    expect(differingFields({ a: NaN }, { a: NaN }, { a: 0.5 })).toEqual([]);
+    expect(differingFields({ a: 'x' }, { a: 'y' }, { a: 0.5 })).toEqual(['a']);
+  });
 });
 
-describe('drive', () => {
+test('isNotImplemented recognises only Errors whose message starts with the stub prefix', () => {
+  expect(isNotImplemented(learnerError('Not implemented: X.y'))).toBe(true);
+  expect(isNotImplemented(learnerError('it is Not implemented'))).toBe(false);
+  // A thrown string that merely reads the same is not the stub's Error.
+  expect(
+    isNotImplemented({ isError: false, name: '', message: 'Not implemented: X.y', stack: '' }),
+  ).toBe(false);
+});
+
+describe.each(ports)('drive, the class $name', ({ make, notConstructed }) => {
   test('a passing sequence keeps every record when asked to, formatted', () => {
+    const port = counting(make());
     const result = drive(
       fromCalls([
         call('Tally', [], null),
@@ -80,20 +205,31 @@ describe('drive', () => {
         call('inc', [], 3),
         call('reset', [], null),
       ]),
-      Tally,
+      port,
       options,
     );
     expect(result.divergedAt).toBeUndefined();
     expect(result.thrown).toBeUndefined();
     expect(result.totalCalls).toBe(4);
-    expect(result.instances).toHaveLength(1);
-    expect(result.instances[0]).toBeInstanceOf(Tally);
+    // One instance was made, and it is the one the calls went to.
+    expect(port.constructed).toEqual([0]);
+    expect(port.call(0, 'inc', [0])).toEqual({ ok: true, value: 0 });
     expect(result.records).toEqual([
       { index: 0, method: 'Tally', args: '', expected: 'null', actual: 'null', ok: true },
       { index: 1, method: 'inc', args: '2', expected: '2', actual: '2', ok: true },
       { index: 2, method: 'inc', args: '', expected: '3', actual: '3', ok: true },
       { index: 3, method: 'reset', args: '', expected: 'null', actual: 'undefined', ok: true },
     ]);
+  });
+
+  test('a method expected to answer null is not compared, whatever it returns', () => {
+    const result = drive(
+      fromCalls([call('Tally', [], null), call('inc', [], null), call('inc', [], 2)]),
+      make(),
+      options,
+    );
+    expect(result.divergedAt).toBeUndefined();
+    expect(result.records[1]).toMatchObject({ expected: 'null', actual: '1', ok: true });
   });
 
   test('a short case with keepAll runs every call past the divergence and marks it', () => {
@@ -104,7 +240,7 @@ describe('drive', () => {
         call('inc', [], 2),
         call('inc', [], 3),
       ]),
-      Tally,
+      make(),
       options,
     );
     expect(result.divergedAt).toBe(2);
@@ -114,7 +250,7 @@ describe('drive', () => {
   });
 
   test('without keepAll nothing is recorded while the calls pass', () => {
-    const result = drive(longSource(100, Infinity), Tally, {
+    const result = drive(longSource(100, Infinity), make(), {
       ...options,
       keepAll: false,
       stopAfterDivergence: true,
@@ -126,7 +262,7 @@ describe('drive', () => {
 
   test('a long case shows CONTEXT calls before the divergence (played again) and stops CONTEXT after', () => {
     // inc() returns -1 from the 60th call on: call index 60 is the first that diverges.
-    const result = drive(longSource(100, 60), Tally, {
+    const result = drive(longSource(100, 60), make(), {
       ...options,
       keepAll: false,
       stopAfterDivergence: true,
@@ -162,7 +298,7 @@ describe('drive', () => {
         emit(shared);
       }
     };
-    const result = drive(source, Tally, { ...options, keepAll: false, stopAfterDivergence: true });
+    const result = drive(source, make(), { ...options, keepAll: false, stopAfterDivergence: true });
     expect(result.divergedAt).toBe(8);
     expect(result.records.map((r) => r.args)).toEqual(['5', '6', '7', '8', '9', '10']);
     // Ran to the end of the source: fewer than CONTEXT calls followed the divergence.
@@ -170,7 +306,7 @@ describe('drive', () => {
   });
 
   test('a divergence near the start shows only the calls that exist before it', () => {
-    const result = drive(longSource(20, 1), Tally, {
+    const result = drive(longSource(20, 1), make(), {
       ...options,
       keepAll: false,
       stopAfterDivergence: true,
@@ -189,7 +325,7 @@ describe('drive', () => {
         call('inc', [], { throws: 'RangeError' }),
         call('fail', ['string'], { throws: 'Error' }),
       ]),
-      Tally,
+      make(),
       options,
     );
     expect(result.records.map((r) => r.ok)).toEqual([true, true, false, false, false]);
@@ -204,15 +340,20 @@ describe('drive', () => {
     expect(result.records[3]).toMatchObject({ expected: 'throws RangeError', actual: '1' });
   });
 
-  test('an unexpected exception stops the case and is handed back', () => {
+  test('an unexpected exception stops the case and is handed back, described as text', () => {
     const result = drive(
       fromCalls([call('Tally', [], null), call('fail', ['range'], 1), call('inc', [], 1)]),
-      Tally,
+      make(),
       options,
     );
     expect(result.totalCalls).toBe(2);
     expect(result.divergedAt).toBe(1);
-    expect(result.thrown?.error).toBeInstanceOf(RangeError);
+    expect(result.thrown?.error).toEqual({
+      isError: true,
+      name: 'RangeError',
+      message: 'out of range',
+      stack: expect.stringMatching(/^RangeError: out of range\n\s+at /),
+    });
     expect(result.thrown?.notImplemented).toBe(false);
     expect(result.records[1]).toMatchObject({
       actual: 'throws RangeError: out of range',
@@ -223,7 +364,7 @@ describe('drive', () => {
   test("the stub's Not implemented error is flagged", () => {
     const result = drive(
       fromCalls([call('Tally', [], null), call('fail', ['stub'], 1)]),
-      Tally,
+      make(),
       options,
     );
     expect(result.thrown?.notImplemented).toBe(true);
@@ -232,28 +373,33 @@ describe('drive', () => {
   test('a thrown non-Error is still caught and stops the case', () => {
     const result = drive(
       fromCalls([call('Tally', [], null), call('fail', ['x'], 1)]),
-      Tally,
+      make(),
       options,
     );
-    expect(result.thrown).toEqual({ error: 'a string', notImplemented: false });
-    expect(result.records[1]?.actual).toBe('throws "a string"');
+    expect(result.thrown).toEqual({
+      error: { isError: false, name: '', message: 'a string', stack: '' },
+      notImplemented: false,
+    });
+    expect(result.records[1]?.actual).toBe('throws a string');
   });
 
   test('calling a method the class lacks is a TypeError naming it', () => {
-    const result = drive(fromCalls([call('Tally', [], null), call('dec', [], 0)]), Tally, options);
-    expect(result.thrown?.error).toBeInstanceOf(TypeError);
-    expect((result.thrown?.error as Error).message).toBe('Tally has no method dec()');
+    const result = drive(fromCalls([call('Tally', [], null), call('dec', [], 0)]), make(), options);
+    expect(result.thrown?.error).toMatchObject({
+      isError: true,
+      name: 'TypeError',
+      message: 'Tally has no method dec()',
+    });
   });
 
   test('calling before constructing is an error that blames the suite', () => {
-    const result = drive(fromCalls([call('inc', [], 1)]), Tally, options);
-    expect((result.thrown?.error as Error).message).toBe(
-      'the suite called inc before constructing Tally',
-    );
+    const result = drive(fromCalls([call('inc', [], 1)]), make(), options);
+    expect(result.thrown?.error.message).toBe(notConstructed);
     expect(result.divergedAt).toBe(0);
   });
 
   test('target sends each call to its own instance', () => {
+    const port = counting(make());
     const result = drive(
       fromCalls([
         call('Tally', [], null, 0),
@@ -264,24 +410,74 @@ describe('drive', () => {
         call('inc', [], 2, 1),
         call('inc', [], 7),
       ]),
-      Tally,
+      port,
       options,
     );
     expect(result.divergedAt).toBeUndefined();
-    expect(result.instances.map((t) => (t as Tally).total)).toEqual([7, 2]);
+    expect(port.constructed).toEqual([0, 1]);
+    // A realm refills one reply object on every call: read each reply before the next call.
+    const totals = [0, 1].map((target) => {
+      const reply = port.call(target, 'inc', [0]);
+      return reply.ok ? reply.value : reply.error;
+    });
+    expect(totals).toEqual([7, 2]);
+  });
+
+  test('each drive starts from no instances at all', () => {
+    const port = make();
+    drive(fromCalls([call('Tally', [], null), call('inc', [], 1)]), port, options);
+    const again = drive(fromCalls([call('inc', [], 2)]), port, options);
+    expect(again.thrown?.error.message).toBe(notConstructed);
   });
 
   test('a custom comparison decides what passes', () => {
     const loose = (expected: unknown, actual: unknown) => Number(expected) === Number(actual);
     const calls = fromCalls([call('Tally', [], null), call('inc', [], '1')]);
-    expect(drive(calls, Tally, { ...options, equals: loose }).divergedAt).toBeUndefined();
-    expect(drive(calls, Tally, options).divergedAt).toBe(1);
+    expect(drive(calls, make(), { ...options, equals: loose }).divergedAt).toBeUndefined();
+    expect(drive(calls, make(), options).divergedAt).toBe(1);
+  });
+
+  test('a wrong object answer names the fields that differ, within the tolerance given', () => {
+    const tolerance = { half: 0.25 };
+    const result = drive(
+      fromCalls([
+        call('Tally', [], null),
+        call('inc', [3], 3),
+        call('state', [], { total: 3, half: 1.6 }),
+        call('state', [], { total: 4, half: 2 }),
+      ]),
+      make(),
+      { ...options, equals: answerEquals(tolerance), tolerance },
+    );
+    expect(result.divergedAt).toBe(3);
+    expect(result.records[2]).toMatchObject({ ok: true });
+    expect(result.records[2]).not.toHaveProperty('fields');
+    expect(result.records[3]).toMatchObject({
+      expected: '{"total":4,"half":2}',
+      actual: '{"total":3,"half":1.5}',
+      ok: false,
+      fields: ['total', 'half'],
+    });
+  });
+
+  test("each record notes what the case's fixtures say after its call", () => {
+    const result = drive(
+      fromCalls([call('Tally', [], null), call('clock.set', [5], null), call('inc', [], 1)]),
+      make([CLOCK]),
+      { ...options, fixtures: { clock: CLOCK } },
+    );
+    expect(result.divergedAt).toBeUndefined();
+    expect(result.records.map((r) => [r.method, r.note])).toEqual([
+      ['Tally', 't=0'],
+      ['clock.set', 't=5'],
+      ['inc', 't=5'],
+    ]);
   });
 
   test('an error thrown by the source itself escapes', () => {
     const broken: CallSource = () => {
       throw new Error('bad generator');
     };
-    expect(() => drive(broken, Tally, options)).toThrow('bad generator');
+    expect(() => drive(broken, make(), options)).toThrow('bad generator');
   });
 });

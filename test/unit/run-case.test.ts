@@ -1,15 +1,18 @@
 // runCase(): one case of a suite against a learner class, in-process, turned into a CaseResult.
+// The classes here run directly (directPort); where stacks matter, the learner's class is sealed in
+// a realm of its own, as the judge runs it.
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { directPort, type Port } from '../../harness/judge/child/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
 import {
   DEFAULT_TIME_LIMIT_MS,
   runCase,
   type RunContext,
 } from '../../harness/judge/child/run-case.ts';
 import type { AnyClass, Case, Encoded, Suite } from '../../harness/suite.ts';
-import { scratchDir, writeLearnerFile } from '../helpers.ts';
+import { scratchDir } from '../helpers.ts';
 
 /** The reference: a running sum. `add` refuses negative numbers. */
 class Acc {
@@ -82,10 +85,14 @@ const property: Case = {
   property: { calls: additions, numRuns: 50 },
 };
 
-function context(learner: AnyClass, cases: Case[] = [], extra: Partial<Suite> = {}): RunContext {
+function context(
+  learner: AnyClass | Port,
+  cases: Case[] = [],
+  extra: Partial<Suite> = {},
+): RunContext {
   return {
     suite: { reference: Acc, cases, ...extra },
-    learner,
+    learner: typeof learner === 'function' ? directPort(learner) : learner,
     className: 'Acc',
     learnerFile: '/nowhere/solution.ts',
   };
@@ -181,25 +188,27 @@ describe('fixed and generated cases', () => {
     expect(failed.totalCalls).toBe(504);
   });
 
-  test('an exception is a runtime error with the stack cut to the learner file', async () => {
-    const dir = scratchDir('learner');
-    const file = writeLearnerFile(
-      dir,
-      'learner.mjs',
-      'export class Acc {\n  add(n) {\n    return this.helper(n);\n  }\n  helper(n) {\n    throw new RangeError(`no ${n}`);\n  }\n}\n',
+  test('an exception is a runtime error with the stack cut to the learner file', () => {
+    const file = path.join(scratchDir('learner'), 'learner.mjs');
+    const realm = new LearnerRealm();
+    const loaded = realm.load(
+      `var ${LEARNER_GLOBAL} = (() => {\nclass Acc {\n  add(n) {\n    return this.helper(n);\n  }\n  helper(n) {\n    throw new RangeError(\`no \${n}\`);\n  }\n}\nreturn { Acc };\n})();`,
+      file,
+      'Acc',
     );
-    const { Acc: Learner } = (await import(pathToFileURL(file).href)) as { Acc: AnyClass };
-    const result = runCase(fixed, { ...context(Learner), learnerFile: file });
+    expect(loaded).toEqual({ ok: true });
+    const result = runCase(fixed, { ...context(realm), learnerFile: file });
     expect(result.status).toBe('runtime-error');
     expect(result.message).toBe('RangeError: no 1');
     expect(result.notImplemented).toBeUndefined();
     const frames = result.stack?.split('\n') ?? [];
     expect(frames).toHaveLength(2);
+    expect(frames[0]).toMatch(/^at Acc\.helper .*learner\.mjs:7:\d+\)?$/);
     for (const frame of frames) {
       expect(frame).toMatch(/^at .*learner\.mjs:\d+:\d+\)?$/);
       expect(frame).toContain(path.relative(process.cwd(), file));
     }
-    expect(result.stack).not.toMatch(/drive|run-case/);
+    expect(result.stack).not.toMatch(/drive|run-case|judge-bridge/);
   });
 
   test("the stub's error marks the case not implemented", () => {
@@ -232,6 +241,21 @@ describe('fixed and generated cases', () => {
     expect(result.message).toBe(`took ${result.ms} ms; the limit is 5 ms`);
     // The same calls within the default limit pass.
     expect(runCase(fixed, context(SlowAcc)).status).toBe('passed');
+  });
+
+  test('time is CPU time: waiting without computing does not count against the limit', () => {
+    /** Sleeps 40 ms on every call, using no CPU. */
+    class SleepyAcc extends Acc {
+      override add(n: number): number {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+        return super.add(n);
+      }
+    }
+    const started = performance.now();
+    const result = runCase({ ...fixed, timeLimitMs: 20 }, context(SleepyAcc));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+    expect(result.status).toBe('passed');
+    expect(result.ms).toBeLessThanOrEqual(20);
   });
 
   test('a wrong answer wins over a slow one', () => {
@@ -280,8 +304,15 @@ describe('retained memory', () => {
       .mockReturnValueOnce(heap(10_000_000))
       .mockReturnValueOnce(heap(10_000_000))
       .mockReturnValueOnce(heap(10_000_000));
-    const result = runCase(withLimit, context(Acc));
+    const port = directPort(Acc);
+    const drop = vi.spyOn(port, 'dropInstances');
+    const result = runCase(withLimit, context(port));
     expect(gc).toHaveBeenCalledTimes(6);
+    // Three readings with the instances, then they are dropped, then three readings without.
+    const readings = vi.mocked(process.memoryUsage).mock.invocationCallOrder;
+    expect(drop).toHaveBeenCalledTimes(1);
+    expect(drop.mock.invocationCallOrder[0]).toBeGreaterThan(readings[2]!);
+    expect(drop.mock.invocationCallOrder[0]).toBeLessThan(readings[3]!);
     expect(result.retainedMb).toBe(3.46);
     expect(result.status).toBe('memory-limit-exceeded');
     expect(result.message).toBe('keeps 3.46 MB after the calls; the limit is 2 MB');
@@ -388,7 +419,7 @@ describe('property cases', () => {
     const c: Case = { name: 'p', tier: 'core', trap: 't', hint: 'h', property: { calls } };
     const ctx = (learner: AnyClass): RunContext => ({
       suite: { reference: Ref, cases: [c] },
-      learner,
+      learner: directPort(learner),
       className: 'Ref',
       learnerFile: '/nowhere.ts',
     });

@@ -293,7 +293,9 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       try {
         const instance = instances[target] as Record<string, unknown> | undefined;
         if (instance === undefined || instance === null) {
-          throw new BaseError(`the suite called ${method} before constructing the class`);
+          throw new BaseError(
+            `the suite called ${method} before constructing ${toText((Learner as { name?: unknown }).name)}`,
+          );
         }
         const fn = instance[method];
         if (typeof fn !== 'function') {

@@ -14,6 +14,10 @@ export interface LearnerError {
 
 export type Reply = { ok: true; value: unknown } | { ok: false; error: LearnerError };
 
+/**
+ * A reply is read at once: a Port may refill one reply object on every call (the realm does, since
+ * a case makes millions of calls), so keep the value, never the reply.
+ */
 export interface Port {
   /** Drops every instance and fixture, then creates the given fixtures afresh. */
   reset(fixtures: Record<string, FixtureSpec> | undefined): void;

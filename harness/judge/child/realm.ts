@@ -190,26 +190,36 @@ export class LearnerRealm implements Port {
     return { kinds, values };
   }
 
+  /**
+   * One reply object, refilled on every call: a case makes millions of calls, and the caller reads
+   * the reply at once and keeps only the value.
+   */
+  private readonly ok = { ok: true as const, value: undefined as unknown };
+
   /** Reads the reply the bridge wrote into `out` as a value of the judge's own realm. */
   private read(code: number): Reply {
     const out = this.out;
     switch (code) {
       case REPLY.primitive:
-        return { ok: true, value: out[1] };
+        this.ok.value = out[1];
+        return this.ok;
       case REPLY.flatObject: {
         const value: Record<string, unknown> = {};
         const n = out[1] as number;
-        for (let i = 0; i < n; i++) value[String(out[2 + 2 * i])] = out[3 + 2 * i];
-        return { ok: true, value };
+        for (let i = 0; i < n; i++) value[out[2 + 2 * i] as string] = out[3 + 2 * i];
+        this.ok.value = value;
+        return this.ok;
       }
       case REPLY.flatArray: {
         const n = out[1] as number;
         const value: unknown[] = [];
         for (let i = 0; i < n; i++) value.push(out[2 + i]);
-        return { ok: true, value };
+        this.ok.value = value;
+        return this.ok;
       }
       case REPLY.json:
-        return { ok: true, value: JSON.parse(String(out[1]), untag) };
+        this.ok.value = JSON.parse(String(out[1]), untag);
+        return this.ok;
       default:
         return {
           ok: false,
