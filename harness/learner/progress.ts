@@ -1,11 +1,27 @@
 // The learner's progress: one JSON file, keyed by problem folder name. Writes are atomic (temporary
 // file, then rename), and a file that cannot be read is moved aside rather than lost or trusted.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Commands change it with updateProgress, which reads, changes and writes it under a lock, so that
+// commands running at the same time cannot lose each other's updates.
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
+import { escapeControl } from '../terminal/escape.ts';
+import {
+  ensureDir,
+  readRegularFile,
+  reason,
+  removeQuietly,
+  shownPath,
+  sizeText,
+  StateError,
+  withLock,
+} from './state.ts';
 
 export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
+
+/** A progress file larger than this is not read (it would be some 50,000 problems' worth). */
+export const MAX_PROGRESS_BYTES = 10 * 1024 * 1024;
 
 export interface ProblemProgress {
   firstAttempted: string;
@@ -74,28 +90,97 @@ export function isProgress(value: unknown): value is Progress {
   );
 }
 
+/**
+ * Reads progress. A missing file is an empty record. A corrupt one (not JSON, not a record, larger
+ * than MAX_PROGRESS_BYTES) is moved aside with a warning, and an empty record returned. Something
+ * that is not a regular file (a folder, a pipe, a link to /dev/zero) is never read, moved or removed:
+ * when `forUpdate` it stops the command (nothing could be saved over it), otherwise it is a warning.
+ */
+function readProgress(warn: (message: string) => void, file: string, forUpdate: boolean): Progress {
+  let read;
+  try {
+    read = readRegularFile(file, MAX_PROGRESS_BYTES);
+  } catch (error) {
+    throw new StateError(`cannot read your progress in ${shownPath(file)}: ${reason(error)}`);
+  }
+  if (read.kind === 'missing') return emptyProgress();
+  if (read.kind === 'not-regular') {
+    const problem =
+      `${shownPath(file)} is ${read.what}, not a regular file, so your progress cannot be ` +
+      `${forUpdate ? 'saved' : 'read'}; it is left as it is: move it away and run the command again.`;
+    if (forUpdate) throw new StateError(problem);
+    warn(`warning: ${problem}`);
+    return emptyProgress();
+  }
+  let why: string;
+  if (read.kind === 'too-big') {
+    why = `it is ${sizeText(read.bytes)}, more than the ${sizeText(MAX_PROGRESS_BYTES)} a record can be`;
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(read.text);
+      if (isProgress(parsed)) return parsed;
+      why = 'unexpected shape';
+    } catch (error) {
+      why = (error as Error).message;
+    }
+  }
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    throw new StateError(
+      `${shownPath(file)} could not be read (${escapeControl(why)}), nor moved aside: ` +
+        `${reason(error)}; move it away and run the command again.`,
+    );
+  }
+  warn(
+    `warning: ${escapeControl(file)} could not be read (${escapeControl(why)}); ` +
+      `moved it to ${escapeControl(aside)} and started afresh`,
+  );
+  return emptyProgress();
+}
+
 /** Reads progress; a corrupt file is moved aside (with a warning) and an empty record returned. */
 export function loadProgress(warn: (message: string) => void, file = PROGRESS_FILE): Progress {
-  if (!existsSync(file)) return emptyProgress();
+  return readProgress(warn, file, false);
+}
+
+/** Writes progress atomically: a temporary file beside it, then renamed over it. */
+export function saveProgress(progress: Progress, file = PROGRESS_FILE): void {
+  ensureDir(path.dirname(file), 'your progress');
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (isProgress(parsed)) return parsed;
-    throw new Error('unexpected shape');
+    writeFileSync(temporary, `${JSON.stringify(progress, null, 2)}\n`);
+    renameSync(temporary, file);
   } catch (error) {
-    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(file, aside);
-    warn(
-      `warning: ${file} could not be read (${(error as Error).message}); moved it to ${aside} and started afresh`,
-    );
-    return emptyProgress();
+    removeQuietly(temporary);
+    throw new StateError(`cannot save your progress in ${shownPath(file)}: ${reason(error)}`);
   }
 }
 
-export function saveProgress(progress: Progress, file = PROGRESS_FILE): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(progress, null, 2)}\n`);
-  renameSync(temporary, file);
+/** Runs `work` holding the progress file's lock (for changes that are not a plain update). */
+export function withProgressLock<T>(work: () => T, file = PROGRESS_FILE): T {
+  ensureDir(path.dirname(file), 'your progress');
+  return withLock(`${file}.lock`, work);
+}
+
+/**
+ * Reads progress, lets `change` change it, and saves it if it changed, all under the progress lock:
+ * a command that saves progress does it here, never by a loadProgress and a saveProgress of its own,
+ * which would lose whatever another command saved in between. Returns what `change` returns.
+ */
+export function updateProgress<T>(
+  warn: (message: string) => void,
+  change: (progress: Progress) => T,
+  file = PROGRESS_FILE,
+): T {
+  return withProgressLock(() => {
+    const progress = readProgress(warn, file, true);
+    const before = JSON.stringify(progress);
+    const result = change(progress);
+    if (JSON.stringify(progress) !== before) saveProgress(progress, file);
+    return result;
+  }, file);
 }
 
 export function recordReport(progress: Progress, report: ProblemReport, now = new Date()): void {
@@ -176,4 +261,119 @@ export function mergeProgress(into: Progress, from: Progress): Progress {
 
 export function isSolved(progress: Progress, dir: string): boolean {
   return progress.problems[dir]?.bestVerdict === 'accepted';
+}
+
+// --- Checking a record that comes from elsewhere (`progress --import`) -------------------------
+
+/** A count (attempts) may be large; the others (hints, follow-ups, quiz questions) stay small. */
+const MAX_ATTEMPTS = 1_000_000;
+const MAX_SMALL_COUNT = 1_000;
+const MAX_PROBLEMS = 1_000;
+/** A folder name, as the catalogue makes them: lower-case kebab case. */
+const DIR_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_DIR_LENGTH = 100;
+/** Dates are compared as strings, so they must be written exactly as toISOString writes them. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const EARLIEST_DATE = '2000-01-01T00:00:00.000Z';
+/** Another machine's clock may run a little ahead. */
+const CLOCK_SLACK_MS = 24 * 60 * 60 * 1000;
+
+type Problems = (field: string, wanted: string, value: unknown) => string;
+
+/**
+ * Checks a record read from a file someone else may have written, as strictly as a judge would: the
+ * first thing wrong with it, in words ("problems.933.attempts must be …, not -1"), or undefined when
+ * it can be merged as it is. Counts must be whole numbers in range, dates real ISO times between
+ * 2000 and tomorrow, folder names as the catalogue makes them.
+ */
+export function checkRecord(value: unknown, now = new Date()): string | undefined {
+  const latestDate = new Date(now.getTime() + CLOCK_SLACK_MS).toISOString();
+  const shown = (v: unknown): string => {
+    const text = typeof v === 'string' ? JSON.stringify(v) : String(JSON.stringify(v) ?? v);
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  };
+  const bad: Problems = (field, wanted, v) =>
+    `${escapeControl(field)} must be ${wanted}, not ${escapeControl(shown(v))}`;
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+
+  if (!isObject(value)) return `it must be an object, not ${escapeControl(shown(value))}`;
+  if (value.version !== 1) return bad('version', '1', value.version);
+  if (!isObject(value.problems)) return bad('problems', 'an object', value.problems);
+  const dirs = Object.keys(value.problems);
+  if (dirs.length > MAX_PROBLEMS)
+    return `it holds ${dirs.length} problems, more than ${MAX_PROBLEMS}`;
+  for (const dir of dirs) {
+    if (dir.length > MAX_DIR_LENGTH || !DIR_NAME.test(dir)) {
+      return `${escapeControl(shown(dir))} is not a problem folder name (lower-case kebab case)`;
+    }
+    const at = (field: string): string => `problems.${dir}.${field}`;
+    const entry = value.problems[dir];
+    if (!isObject(entry)) return bad(`problems.${dir}`, 'an object', entry);
+    const count = (
+      field: string,
+      v: unknown,
+      max: number,
+      optional = false,
+    ): string | undefined => {
+      if (optional && v === undefined) return undefined;
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max) return undefined;
+      return bad(field, `a whole number from 0 to ${max}`, v);
+    };
+    const date = (field: string, v: unknown, optional = false): string | undefined => {
+      if (optional && (v === undefined || v === null)) return undefined;
+      const valid =
+        typeof v === 'string' &&
+        ISO_TIME.test(v) &&
+        !Number.isNaN(Date.parse(v)) &&
+        new Date(v).toISOString() === v &&
+        v >= EARLIEST_DATE &&
+        v <= latestDate;
+      return valid
+        ? undefined
+        : bad(field, 'a time like 2026-01-05T14:03:09.123Z, not in the future', v);
+    };
+    const quiz = entry.quiz;
+    const problem =
+      date(at('firstAttempted'), entry.firstAttempted) ??
+      date(at('lastAttempted'), entry.lastAttempted) ??
+      date(at('firstAccepted'), entry.firstAccepted, true) ??
+      (entry.firstAccepted === undefined
+        ? bad(at('firstAccepted'), 'a time or null', undefined)
+        : undefined) ??
+      count(at('attempts'), entry.attempts, MAX_ATTEMPTS) ??
+      (typeof entry.bestVerdict === 'string' && Object.hasOwn(RANK, entry.bestVerdict)
+        ? undefined
+        : bad(at('bestVerdict'), `one of ${Object.keys(RANK).join(', ')}`, entry.bestVerdict)) ??
+      count(at('followUpsPassed'), entry.followUpsPassed, MAX_SMALL_COUNT) ??
+      count(at('followUpsTotal'), entry.followUpsTotal, MAX_SMALL_COUNT) ??
+      count(at('hintsUsed'), entry.hintsUsed, MAX_SMALL_COUNT, true) ??
+      date(at('solutionViewed'), entry.solutionViewed, true) ??
+      (entry.solutionViewedBeforeAccepted === undefined ||
+      typeof entry.solutionViewedBeforeAccepted === 'boolean'
+        ? undefined
+        : bad(
+            at('solutionViewedBeforeAccepted'),
+            'true or false',
+            entry.solutionViewedBeforeAccepted,
+          )) ??
+      (quiz === undefined
+        ? undefined
+        : !isObject(quiz)
+          ? bad(at('quiz'), 'an object', quiz)
+          : (count(at('quiz.total'), quiz.total, MAX_SMALL_COUNT) ??
+            count(at('quiz.best'), quiz.best, MAX_SMALL_COUNT) ??
+            count(at('quiz.last'), quiz.last, MAX_SMALL_COUNT) ??
+            date(at('quiz.at'), quiz.at)));
+    if (problem) return problem;
+    // Each field is sound on its own. Few must agree with each other: a suite or a quiz that has
+    // since lost cases or questions leaves more passed (or a best score) than there are now, and a
+    // clock that stepped back leaves times out of order, in records this very program wrote. But
+    // the latest score was taken on the quiz of that day, whose size is recorded beside it.
+    const e = entry as unknown as ProblemProgress;
+    if (e.quiz && e.quiz.last > e.quiz.total) {
+      return `${at('quiz.last')} (${e.quiz.last}) is more than its ${e.quiz.total} questions`;
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,7 @@
 // Turns a ProblemReport into what the learner reads in a terminal: the verdict, then each case that
-// did not pass with what it teaches, then the follow-ups, then what their code printed.
+// did not pass with what it teaches, then the follow-ups, then what their code printed. Whatever the
+// learner's code produced (its output, messages, stack, source lines, values) is shown escaped, so
+// that nothing it prints or throws can clear the screen, move the cursor or fake a verdict line.
 import type {
   CallRecord,
   CaseResult,
@@ -8,6 +10,7 @@ import type {
   Verdict,
 } from '../judge/outcome.ts';
 import type { Problem } from '../judge/problems.ts';
+import { escapeControl } from './escape.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';
 
@@ -64,11 +67,16 @@ export function headline(problem: Problem, report: ProblemReport, style: Style):
   return `${title}${oneLine ? '  ' : '\n  '}${style.dim(counts)}`;
 }
 
+/** Learner-derived text meant for one line: every control character, line breaks too, escaped. */
+const oneLine = (text: string): string => escapeControl(text);
+/** Learner-derived text of several lines: line breaks kept, every other control character escaped. */
+const textLines = (text: string): string[] => escapeControl(text, { multiline: true }).split('\n');
+
 function callLine(call: CallRecord, diverged: boolean, style: Style): string {
-  const text = `${call.method}(${call.args})`;
+  const text = `${oneLine(call.method)}(${oneLine(call.args)})`;
   const mark = diverged ? style.red('→') : ' ';
-  const actual = call.ok ? call.actual : style.red(call.actual);
-  const line = `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${call.expected.padEnd(14)} ${actual}`;
+  const actual = call.ok ? oneLine(call.actual) : style.red(oneLine(call.actual));
+  const line = `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${oneLine(call.expected).padEnd(14)} ${actual}`;
   // Long arguments or values continue under the call rather than past the screen's edge.
   return wrap(line, WIDTH, ' '.repeat(10));
 }
@@ -99,36 +107,41 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
     result.status === 'skipped'
       ? style.dim(STATUS_LABEL.skipped)
       : style.red(STATUS_LABEL[result.status]);
-  const lines = [
+  const out = [
     wrap(`${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${status}`, WIDTH, '  '),
   ];
-  if (result.message) lines.push(wrap(`  ${result.message}`, WIDTH, '    '));
+  // A thrown message may run over several lines: each goes on under the first, indented.
+  if (result.message) {
+    textLines(result.message).forEach((l, i) =>
+      out.push(wrap(`${i === 0 ? '  ' : '    '}${l}`, WIDTH, '    ')),
+    );
+  }
   if (result.stack) {
-    for (const l of result.stack.split('\n'))
-      lines.push(...wrapPainted(`    ${l}`, '      ', style.dim));
+    for (const l of textLines(result.stack))
+      out.push(...wrapPainted(`    ${l}`, '      ', style.dim));
   }
   const hidden = result.tier !== 'example';
   if (hidden && result.hint) {
-    lines.push(wrap(`  ${style.yellow('Hint:')} ${result.hint}`, WIDTH, '        '));
+    out.push(wrap(`  ${style.yellow('Hint:')} ${result.hint}`, WIDTH, '        '));
   }
   const showCalls = !hidden || reveal || result.input?.startsWith('minimal counterexample');
   if (showCalls) {
     if (result.input)
-      lines.push(...wrapPainted(`  input: ${result.input}`, '         ', style.dim));
-    lines.push(...callTable(result, style));
+      out.push(...wrapPainted(`  input: ${oneLine(result.input)}`, '         ', style.dim));
+    out.push(...callTable(result, style));
   } else if (result.calls && result.calls.length > 0) {
-    lines.push(style.dim('  (run with --reveal to see its input, expected and actual)'));
+    out.push(style.dim('  (run with --reveal to see its input, expected and actual)'));
   }
-  return lines;
+  return out;
 }
 
 /** What the learner's code printed, cut to a few lines, each cut to the screen's width. */
 function shortenOutput(output: string): string[] {
   const room = WIDTH - 2;
   const fit = (l: string): string => (l.length > room ? `${l.slice(0, room - 1)}…` : l);
-  const lines = output.trimEnd().split('\n').map(fit);
-  if (lines.length <= OUTPUT_LINES) return lines;
-  return [...lines.slice(0, OUTPUT_LINES), `… ${lines.length - OUTPUT_LINES} more lines`];
+  const shown = textLines(output.trimEnd()).map(fit);
+  if (shown.length <= OUTPUT_LINES) return shown;
+  return [...shown.slice(0, OUTPUT_LINES), `… ${shown.length - OUTPUT_LINES} more lines`];
 }
 
 /** The full report of one problem, as printed by `kata` (and by `grade` for a single problem). */
@@ -140,7 +153,8 @@ export function formatReport(
   const { style, reveal } = options;
   const lines = [headline(problem, report, style)];
   if (report.message) {
-    lines.push('', ...report.message.split('\n').map((l) => wrap(`  ${l}`, WIDTH, '    ')));
+    // A compile error quotes the learner's source line: escaped like everything else of theirs.
+    lines.push('', ...textLines(report.message).map((l) => wrap(`  ${l}`, WIDTH, '    ')));
   }
   if (report.verdict === 'not-started') {
     lines.push('', `  Open the stub and replace the "Not implemented" errors with your solution.`);

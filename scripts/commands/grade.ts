@@ -6,14 +6,15 @@ import path from 'node:path';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
-import { loadProgress, recordReport, saveProgress } from '../../harness/learner/progress.ts';
+import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
+import { StateError } from '../../harness/learner/state.ts';
 import {
   casesPassed,
   formatReport,
   paintVerdict,
   VERDICT_LABEL,
 } from '../../harness/terminal/report.ts';
-import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
+import { parse, resolveProblems, shownArg, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
 const fit = (text: string, width: number): string =>
@@ -93,17 +94,18 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     reveal: { type: 'boolean', default: false },
   });
   const all = loadProblems();
-  let chosen = positionals.length > 0 ? positionals.map((name) => resolveProblem(all, name)) : all;
+  // A problem named twice (`933 933`, or by number and by slug) is judged once.
+  let chosen = positionals.length > 0 ? resolveProblems(all, positionals) : all;
   let fileOf = (problem: Problem): string => problem.stubFile;
   if (values.dir !== undefined) {
     const dir = path.resolve(values.dir);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new UsageError(`--dir ${values.dir} is not a directory`);
+      throw new UsageError(`--dir ${shownArg(values.dir)} is not a directory`);
     fileOf = (problem) => path.join(dir, problem.dir, 'solution.ts');
     chosen = chosen.filter((problem) => existsSync(fileOf(problem)));
     if (chosen.length === 0) {
       throw new UsageError(
-        `--dir ${values.dir} holds no <problem-dir>/solution.ts (e.g. ${all[0]?.dir}/solution.ts)`,
+        `--dir ${shownArg(values.dir)} holds no <problem-dir>/solution.ts (e.g. ${all[0]?.dir}/solution.ts)`,
       );
     }
   }
@@ -119,12 +121,19 @@ export async function grade(argv: string[], io: IO): Promise<number> {
 
   // Solutions kept elsewhere (--dir) are not the learner's: their hints do not apply.
   const hinted = new Set<string>();
+  // Progress that cannot be saved does not hide the verdicts: they are shown, then what went wrong.
+  let unsaved: StateError | undefined;
   if (values.dir === undefined) {
-    const progress = loadProgress(io.err);
-    for (const { report } of graded) recordReport(progress, report);
-    saveProgress(progress);
-    for (const { problem } of graded) {
-      if (progress.problems[problem.dir]?.hintsUsed) hinted.add(problem.dir);
+    try {
+      updateProgress(io.err, (progress) => {
+        for (const { report } of graded) recordReport(progress, report);
+        for (const { problem } of graded) {
+          if (progress.problems[problem.dir]?.hintsUsed) hinted.add(problem.dir);
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof StateError)) throw error;
+      unsaved = error;
     }
   }
   const solved = graded.filter((g) => g.report.verdict === 'accepted').length;
@@ -154,5 +163,6 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       );
     }
   }
+  if (unsaved) throw unsaved;
   return solved === graded.length ? 0 : 1;
 }

@@ -4,7 +4,7 @@
 // Once the problem is accepted hints cost nothing: all of them are shown and none is counted.
 import { loadHints } from '../../harness/learner/learning.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
-import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/learner/progress.ts';
+import { entryFor, isSolved, updateProgress } from '../../harness/learner/progress.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 
@@ -42,19 +42,19 @@ function hintLines(hints: string[], index: number, look: HintLook, style: IO['st
  */
 export function showNextHint(problem: Problem, io: IO, again = `npm run hint ${problem.id}`): void {
   const hints = readMaterial(problem, 'hints', () => loadHints(problem));
-  const progress = loadProgress(io.err);
-  const solved = isSolved(progress, problem.dir);
-  const entry = solved ? undefined : entryFor(progress, problem.dir);
-  const seen = Math.min(entry?.hintsUsed ?? 0, hints.length);
-  const shown = solved ? hints.length : Math.min(seen + 1, hints.length);
+  // Read and counted in one locked update: two hints asked for at once are both counted.
+  const { solved, seen, shown } = updateProgress(io.err, (progress) => {
+    const solved = isSolved(progress, problem.dir);
+    const entry = solved ? undefined : entryFor(progress, problem.dir);
+    const seen = Math.min(entry?.hintsUsed ?? 0, hints.length);
+    const shown = solved ? hints.length : Math.min(seen + 1, hints.length);
+    if (entry && shown > seen) entry.hintsUsed = shown;
+    return { solved, seen, shown };
+  });
   const out: string[] = [io.style.bold(`${problem.id} · ${problem.title} — hints`), ''];
   for (let i = 0; i < shown; i++) {
     const look: HintLook = solved ? 'plain' : i < seen ? 'seen' : 'new';
     out.push(...hintLines(hints, i, look, io.style), '');
-  }
-  if (entry && shown > seen) {
-    entry.hintsUsed = shown;
-    saveProgress(progress);
   }
   const left = hints.length - shown;
   if (solved) {

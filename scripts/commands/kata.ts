@@ -3,7 +3,6 @@
 // (or with --once) it judges once and exits 0 only if the solution is accepted. --open starts the
 // learner's editor on the stub.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
@@ -13,22 +12,30 @@ import {
   isSolved,
   loadProgress,
   recordReport,
-  saveProgress,
+  updateProgress,
 } from '../../harness/learner/progress.ts';
+import { readRegularFile, shownPath, sizeText, StateError } from '../../harness/learner/state.ts';
 import { formatReport, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
-import { parse, resolveProblem, type IO } from '../lib/cli.ts';
-import { showNextHint } from './hint.ts';
+import { errorLine, parse, resolveProblem, type IO } from '../lib/cli.ts';
+import { readMaterial, showNextHint } from './hint.ts';
+
+/** A statement is a page or two; anything far larger is not one. */
+const MAX_STATEMENT_BYTES = 1024 * 1024;
 
 /** Saves closer together than this are judged once. */
 const DEBOUNCE_MS = 40;
 
+/**
+ * Judges the stub, records the report and shows it. Progress that cannot be saved does not hide the
+ * verdict: the report is shown all the same, and the reason comes back as `unsaved`.
+ */
 async function judgeAndShow(
   problem: Problem,
   reveal: boolean,
   io: IO,
   slot?: SessionSlot,
-): Promise<boolean> {
+): Promise<{ accepted: boolean; unsaved?: StateError }> {
   const report = await judge({
     slot,
     problem,
@@ -37,11 +44,27 @@ async function judgeAndShow(
     onDecided: (verdict) =>
       io.out(`${VERDICT_LABEL[verdict]} ${io.style.dim('· checking the follow-ups…')}`),
   });
-  const progress = loadProgress(io.err);
-  recordReport(progress, report);
-  saveProgress(progress);
+  let unsaved: StateError | undefined;
+  try {
+    updateProgress(io.err, (progress) => recordReport(progress, report));
+  } catch (error) {
+    if (!(error instanceof StateError)) throw error;
+    unsaved = error;
+  }
   io.out(formatReport(problem, report, { reveal, style: io.style }));
-  return report.verdict === 'accepted';
+  return { accepted: report.verdict === 'accepted', unsaved };
+}
+
+/** The statement, read only if it is a regular file of a sane size: one clear line otherwise. */
+function readStatement(problem: Problem): string {
+  return readMaterial(problem, 'statement', () => {
+    const read = readRegularFile(problem.statementFile, MAX_STATEMENT_BYTES);
+    if (read.kind === 'text') return read.text;
+    const shown = shownPath(problem.statementFile);
+    if (read.kind === 'missing') throw new Error(`${shown} is missing`);
+    if (read.kind === 'too-big') throw new Error(`${shown} is ${sizeText(read.bytes)}`);
+    throw new Error(`${shown} is ${read.what}, not a regular file`);
+  });
 }
 
 function pickNext(problems: Problem[], io: IO): Problem | undefined {
@@ -112,12 +135,17 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     io.out(io.style.green('Every problem is accepted. Try the follow-ups: npm run grade'));
     return 0;
   }
-  io.out(renderMarkdown(readFileSync(problem.statementFile, 'utf8'), io.style));
+  io.out(renderMarkdown(readStatement(problem), io.style));
   const stub = path.relative(process.cwd(), problem.stubFile);
   io.out(`\n${io.style.bold('Your solution:')} ${stub}:1\n`);
   if (values.open) openInEditor(problem.stubFile, io);
-  const accepted = await judgeAndShow(problem, values.reveal, io);
-  if (!(values.watch || (io.interactive && !values.once))) return accepted ? 0 : 1;
+  const { accepted, unsaved } = await judgeAndShow(problem, values.reveal, io);
+  if (!(values.watch || (io.interactive && !values.once))) {
+    if (unsaved) throw unsaved;
+    return accepted ? 0 : 1;
+  }
+  // Watching goes on: the learner can fix the state folder meanwhile.
+  if (unsaved) io.err(`error: ${errorLine(unsaved.message)}`);
 
   // One child process serves every judgement of this session: a save costs no process start.
   const slot: SessionSlot = {};
@@ -132,7 +160,8 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     timer = setTimeout(() => {
       running = running.then(async () => {
         io.out(`\n${io.style.dim(`— ${new Date().toLocaleTimeString()} · judging again —`)}`);
-        await judgeAndShow(problem, values.reveal, io, slot);
+        const judged = await judgeAndShow(problem, values.reveal, io, slot);
+        if (judged.unsaved) io.err(`error: ${errorLine(judged.unsaved.message)}`);
       });
     }, DEBOUNCE_MS);
   };

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Difficulty } from '../../harness/judge/problems.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
-import { parse, UsageError, type IO } from '../lib/cli.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
+import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
 
 export const TEMPLATES_DIR = path.join(REPO_ROOT, 'scripts', 'templates');
 /** Left in every template; a test fails while any file under problems/ or solutions/ holds it. */
@@ -60,12 +61,14 @@ function validate(dir: string | undefined, className: string | undefined, roots:
   if (dir === undefined) throw new UsageError(`name the new problem's folder: ${usage}`);
   if (!DIR_PATTERN.test(dir)) {
     throw new UsageError(
-      `"${dir}" is not a folder name in lower-case kebab case, like 1234-sliding-window-log`,
+      `"${shownArg(dir)}" is not a folder name in lower-case kebab case, like 1234-sliding-window-log`,
     );
   }
   if (className === undefined) throw new UsageError(`name the class with --class: ${usage}`);
   if (!CLASS_PATTERN.test(className)) {
-    throw new UsageError(`"${className}" is not a class name in PascalCase, like SlidingWindowLog`);
+    throw new UsageError(
+      `"${shownArg(className)}" is not a class name in PascalCase, like SlidingWindowLog`,
+    );
   }
   for (const root of [roots.problems, roots.solutions]) {
     const folder = path.join(root, dir);
@@ -85,7 +88,8 @@ export async function newProblem(
     title: { type: 'string' },
     difficulty: { type: 'string', default: 'Medium' },
   });
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  if (positionals.length > 1)
+    throw new UsageError(`unexpected argument "${shownArg(positionals[1] as string)}"`);
   const dir = positionals[0];
   validate(dir, values.class, roots);
   const difficulty = values.difficulty as Difficulty;
@@ -125,7 +129,11 @@ export async function newProblem(
     throw new UsageError(`could not make ${shown(target)} (${reason}), so nothing was kept`);
   }
 
-  io.out(io.style.bold(`Created ${id} · ${placeholders.TITLE} (ladder position ${order}):`));
+  io.out(
+    io.style.bold(
+      `Created ${id} · ${escapeControl(placeholders.TITLE as string)} (ladder position ${order}):`,
+    ),
+  );
   for (const file of created) io.out(wrap(`  ${shown(file)}`, WIDTH, '    '));
   const problemDir = shown(path.join(roots.problems, name));
   const solutionDir = shown(path.join(roots.solutions, name));

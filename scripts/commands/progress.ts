@@ -5,27 +5,38 @@ import {
   constants,
   copyFileSync,
   existsSync,
-  mkdirSync,
-  readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, STATE_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import {
-  isProgress,
+  checkRecord,
   loadProgress,
+  MAX_PROGRESS_BYTES,
   mergeProgress,
   PROGRESS_FILE,
-  saveProgress,
+  updateProgress,
+  withProgressLock,
   type ProblemProgress,
   type Progress,
 } from '../../harness/learner/progress.ts';
+import {
+  ensureDir,
+  readRegularFile,
+  reason as fileReason,
+  sizeText,
+  StateError,
+  type FileRead,
+} from '../../harness/learner/state.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { wrap } from '../../harness/terminal/wrap.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
-import { parse, UsageError, type IO } from '../lib/cli.ts';
+import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
 
 export const BACKUP_DIR = path.join(STATE_DIR, 'backups');
 
@@ -46,7 +57,8 @@ const heading = (): string =>
 /** "2026-01-05 14:03 UTC" from an ISO time; anything else is shown as it is. */
 export function when(iso: string): string {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[\d:.]*Z$/.exec(iso);
-  return match ? `${match[1]} ${match[2]} UTC` : iso;
+  // A hand-edited file may hold anything: shown escaped, and cut.
+  return match ? `${match[1]} ${match[2]} UTC` : shownArg(String(iso));
 }
 
 const sum = (entries: ProblemProgress[], count: (e: ProblemProgress) => number): number =>
@@ -111,7 +123,8 @@ function show(io: IO): number {
   const known = new Set(problems.map((p) => p.dir));
   const others = Object.keys(progress.problems).filter((dir) => !known.has(dir));
   if (others.length > 0) {
-    io.out(io.style.dim(`\n${wrap(`Also recorded, not in this ladder: ${others.join(', ')}`)}`));
+    const names = others.map((dir) => shownArg(dir)).join(', ');
+    io.out(io.style.dim(`\n${wrap(`Also recorded, not in this ladder: ${names}`)}`));
   }
   return 0;
 }
@@ -127,12 +140,17 @@ function shown(file: string): string {
 }
 
 /** Why a file could not be read or written, in a few words. */
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or folder';
-  if (code === 'EISDIR') return 'it is a folder';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return (error as Error).message.split('\n')[0] as string;
+const reason = fileReason;
+
+/** What is at a path, or undefined when nothing is (also when a folder on the way is a file). */
+function statIfThere(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new UsageError(`cannot use ${shownArg(file)}: ${reason(error)}`);
+  }
 }
 
 function exportTo(file: string, io: IO): number {
@@ -142,73 +160,69 @@ function exportTo(file: string, io: IO): number {
       `will not write into ${path.relative(process.cwd(), PROBLEMS_DIR)}/: choose another file`,
     );
   }
+  // Writing to a pipe would wait for a reader forever; to a device, go who knows where.
+  const existing = statIfThere(file);
+  if (existing && !existing.isFile() && !existing.isDirectory()) {
+    throw new UsageError(`will not write ${shownArg(file)}: it is not a regular file`);
+  }
   const progress = loadProgress(io.err);
   try {
     writeFileSync(file, `${JSON.stringify(progress, null, 2)}\n`);
   } catch (error) {
-    throw new UsageError(`cannot write ${file}: ${reason(error)}`);
+    throw new UsageError(`cannot write ${shownArg(file)}: ${reason(error)}`);
   }
   const count = Object.keys(progress.problems).length;
-  io.out(`Exported the progress on ${count} problem${count === 1 ? '' : 's'} to ${file}`);
-  io.out(io.style.dim(`Bring it in elsewhere with: npm run progress -- --import ${file}`));
+  const named = escapeControl(file);
+  io.out(`Exported the progress on ${count} problem${count === 1 ? '' : 's'} to ${named}`);
+  io.out(io.style.dim(`Bring it in elsewhere with: npm run progress -- --import ${named}`));
   return 0;
-}
-
-/**
- * The fields isProgress leaves unchecked but merging and the summary rely on: without this, an entry
- * missing its follow-up counts would be merged into NaN.
- */
-function isComplete(entry: ProblemProgress): boolean {
-  const isCount = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
-  const quiz = entry.quiz;
-  return (
-    isCount(entry.followUpsPassed) &&
-    isCount(entry.followUpsTotal) &&
-    (entry.firstAccepted === null || typeof entry.firstAccepted === 'string') &&
-    (entry.hintsUsed === undefined || isCount(entry.hintsUsed)) &&
-    (entry.solutionViewed === undefined ||
-      entry.solutionViewed === null ||
-      typeof entry.solutionViewed === 'string') &&
-    (quiz === undefined ||
-      (typeof quiz === 'object' &&
-        quiz !== null &&
-        isCount(quiz.best) &&
-        isCount(quiz.last) &&
-        isCount(quiz.total) &&
-        typeof quiz.at === 'string'))
-  );
 }
 
 /** Reads and checks an exported record; anything wrong with it is one line and exit code 2. */
 function readImport(file: string): Progress {
-  let text: string;
+  const named = shownArg(file);
+  let read: FileRead;
   try {
-    text = readFileSync(file, 'utf8');
+    read = readRegularFile(file, MAX_PROGRESS_BYTES);
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${reason(error)}`);
+    throw new UsageError(`cannot read ${named}: ${reason(error)}`);
+  }
+  if (read.kind === 'missing') throw new UsageError(`cannot read ${named}: no such file or folder`);
+  if (read.kind === 'not-regular') {
+    // A pipe or a device is never read: it may never end.
+    const what = read.what === 'a folder' ? 'a folder' : `${read.what}, not a regular file`;
+    throw new UsageError(`cannot read ${named}: it is ${what}`);
+  }
+  if (read.kind === 'too-big') {
+    throw new UsageError(
+      `${named} is ${sizeText(read.bytes)}: a progress record is at most ${sizeText(MAX_PROGRESS_BYTES)}`,
+    );
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(read.text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON (${reason(error)})`);
+    throw new UsageError(`${named} is not valid JSON (${escapeControl(reason(error))})`);
   }
-  if (!isProgress(parsed) || !Object.values(parsed.problems).every(isComplete)) {
+  const wrong = checkRecord(parsed);
+  if (wrong !== undefined) {
     throw new UsageError(
-      `${file} is not a progress record (expected {"version": 1, "problems": {…}} as --export writes)`,
+      `${named} is not a progress record as --export writes it: ${wrong}; nothing was changed`,
     );
   }
-  return parsed;
+  return parsed as Progress;
 }
 
 function importFrom(file: string, io: IO): number {
   const theirs = readImport(file);
-  const mine = loadProgress(io.err);
   const dirs = Object.keys(theirs.problems);
-  const known = dirs.filter((dir) => mine.problems[dir] !== undefined).length;
-  saveProgress(mergeProgress(mine, theirs));
+  const known = updateProgress(io.err, (mine) => {
+    const known = dirs.filter((dir) => mine.problems[dir] !== undefined).length;
+    Object.assign(mine, mergeProgress(mine, theirs));
+    return known;
+  });
   io.out(
-    `Imported ${file}: ${dirs.length - known} problem${dirs.length - known === 1 ? '' : 's'} ` +
+    `Imported ${escapeControl(file)}: ${dirs.length - known} problem${dirs.length - known === 1 ? '' : 's'} ` +
       `new, ${known} merged (earliest dates, best verdicts and scores kept).`,
   );
   return 0;
@@ -226,8 +240,21 @@ function backupName(now: Date): string {
   return name;
 }
 
+/** Whether there is a progress file to clear; one that is not a regular file is left alone. */
+function recorded(): boolean {
+  const stats = statIfThere(PROGRESS_FILE);
+  if (stats === undefined || stats.isFile()) return stats !== undefined;
+  // Reading it tells what it is, and never hangs.
+  const read = readRegularFile(PROGRESS_FILE, 0);
+  const what = read.kind === 'not-regular' ? read.what : 'not a regular file';
+  throw new StateError(
+    `${shown(PROGRESS_FILE)} is ${what}, not a regular file: it is left as it is; ` +
+      'move it away yourself to start afresh.',
+  );
+}
+
 async function reset(yes: boolean, io: IO & Asker): Promise<number> {
-  if (!existsSync(PROGRESS_FILE)) {
+  if (!recorded()) {
     io.out('No progress recorded: nothing to reset.');
     return 0;
   }
@@ -236,10 +263,26 @@ async function reset(yes: boolean, io: IO & Asker): Promise<number> {
     io.out('Nothing changed.');
     return 1;
   }
-  mkdirSync(BACKUP_DIR, { recursive: true });
-  const backup = backupName(new Date());
-  copyFileSync(PROGRESS_FILE, backup, constants.COPYFILE_EXCL);
-  rmSync(PROGRESS_FILE);
+  ensureDir(BACKUP_DIR, 'a backup of your progress');
+  // Under the lock: a grade finishing meanwhile must not write its update into the cleared record
+  // after the copy was taken, nor have it removed unseen.
+  const backup = withProgressLock(() => {
+    if (!recorded()) return undefined;
+    const backup = backupName(new Date());
+    try {
+      copyFileSync(PROGRESS_FILE, backup, constants.COPYFILE_EXCL);
+    } catch (error) {
+      throw new StateError(
+        `cannot back up ${shown(PROGRESS_FILE)}: ${reason(error)}; nothing changed`,
+      );
+    }
+    rmSync(PROGRESS_FILE);
+    return backup;
+  });
+  if (backup === undefined) {
+    io.out('No progress recorded: nothing to reset.');
+    return 0;
+  }
   io.out(`Progress cleared. A copy of it is kept in\n  ${shown(backup)}`);
   io.out(io.style.dim(`To bring it back:\n  npm run progress -- --import ${shown(backup)}`));
   return 0;
@@ -252,7 +295,9 @@ export async function progress(argv: string[], io: IO & Asker): Promise<number> 
     reset: { type: 'boolean', default: false },
     yes: { type: 'boolean', short: 'y', default: false },
   });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument "${shownArg(positionals[0] as string)}"`);
+  }
   const actions = [values.export, values.import, values.reset || undefined];
   if (actions.filter((a) => a !== undefined).length > 1) {
     throw new UsageError('use one of --export, --import and --reset at a time');

@@ -10,11 +10,11 @@ import {
   entryFor,
   isSolved,
   loadProgress,
-  saveProgress,
+  updateProgress,
   type Progress,
 } from '../../harness/learner/progress.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
-import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
+import { parse, resolveProblem, shownArg, UsageError, type IO } from '../lib/cli.ts';
 import { readLines, toNextLine, type LineInput, type NextLine } from '../lib/lines.ts';
 
 const letter = (index: number): string => String.fromCharCode(97 + index);
@@ -78,7 +78,7 @@ async function readAnswer(next: NextLine, choices: number, io: IO): Promise<numb
     if (line === null) return undefined;
     const answer = parseAnswer(line, choices);
     if (answer !== undefined) return answer;
-    io.out(`"${line.trim()}" is not one of the choices: answer with ${range}.`);
+    io.out(`"${shownArg(line.trim())}" is not one of the choices: answer with ${range}.`);
   }
 }
 
@@ -107,13 +107,13 @@ async function ask(questions: QuizQuestion[], next: NextLine, io: IO): Promise<n
 }
 
 function record(problem: Problem, score: number, total: number, io: IO): number {
-  // Read progress afresh: the learner may have judged a solution while answering.
-  const progress = loadProgress(io.err);
-  const entry = entryFor(progress, problem.dir);
-  const best = Math.max(entry.quiz?.best ?? 0, score);
-  entry.quiz = { best, last: score, total, at: new Date().toISOString() };
-  saveProgress(progress);
-  return best;
+  // Read progress afresh, under the lock: the learner may have judged a solution while answering.
+  return updateProgress(io.err, (progress) => {
+    const entry = entryFor(progress, problem.dir);
+    const best = Math.max(entry.quiz?.best ?? 0, score);
+    entry.quiz = { best, last: score, total, at: new Date().toISOString() };
+    return best;
+  });
 }
 
 export async function quiz(argv: string[], io: IO, input?: LineInput): Promise<number> {

@@ -1,53 +1,157 @@
 // `npm run reset <problem> | --all [--yes]`: puts the stub back as it was shipped. The only command
 // that writes into problems/, so it never loses a learner's file: each one is copied to
 // .kata/backups/ first, and a file that is already the pristine stub is left alone.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { pristineStubFile } from '../../harness/learner/learning.ts';
+import {
+  describeNonRegular,
+  ensureDir,
+  kindOf,
+  readRegularFile,
+  reason,
+  removeQuietly,
+  shownPath,
+} from '../../harness/learner/state.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { readMaterial } from './hint.ts';
 
+export { shownPath };
+
 export const BACKUP_DIR = path.join(STATE_DIR, 'backups');
 
-/** A path as the learner would type it: relative when it lies below where they are. */
-export function shownPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+/**
+ * What is at problems/<dir>/solution.ts. A link is never written through: reset replaces the link
+ * itself, and backs up what it leads to when that is a file. A folder, pipe or device is left alone.
+ */
+type Stub =
+  | { kind: 'missing' }
+  | { kind: 'file'; bytes: number }
+  /** `file` when the link leads to a regular file, whose content is then backed up. */
+  | { kind: 'link'; target: string; file: boolean; why: string };
+
+function inspect(problem: Problem): Stub {
+  const shown = shownPath(problem.stubFile);
+  let stats;
+  try {
+    stats = lstatSync(problem.stubFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    throw new UsageError(`cannot look at ${shown}: ${reason(error)}`);
+  }
+  if (stats.isFile()) return { kind: 'file', bytes: stats.size };
+  if (stats.isSymbolicLink()) {
+    const target = escapeControl(readlinkSync(problem.stubFile));
+    let leadsTo: Stats;
+    try {
+      leadsTo = statSync(problem.stubFile);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why =
+        code === 'ENOENT' || code === 'ENOTDIR'
+          ? 'which leads nowhere'
+          : code === 'ELOOP'
+            ? 'which loops back on itself'
+            : `which cannot be followed: ${reason(error)}`;
+      return { kind: 'link', target, file: false, why };
+    }
+    if (leadsTo.isFile()) return { kind: 'link', target, file: true, why: '' };
+    return { kind: 'link', target, file: false, why: `which leads to ${kindOf(leadsTo)}` };
+  }
+  throw new UsageError(
+    `${shown} is ${describeNonRegular(problem.stubFile, stats)}, not a file: reset leaves it as ` +
+      `it is; move it away yourself, then run reset again.`,
+  );
 }
 
-function isPristine(problem: Problem): boolean {
-  const stub = readMaterial(problem, 'pristine stub', () =>
+/** Whether solution.ts is the stub as shipped (a link to a copy of the stub counts too). */
+function isPristine(problem: Problem, stub: Stub): boolean {
+  const pristine = readMaterial(problem, 'pristine stub', () =>
     readFileSync(pristineStubFile(problem), 'utf8'),
   );
-  return existsSync(problem.stubFile) && readFileSync(problem.stubFile, 'utf8') === stub;
+  if (stub.kind === 'missing' || (stub.kind === 'link' && !stub.file)) return false;
+  // A file of another size is not the stub: no need to read it (it may be huge).
+  if (stub.kind === 'file' && stub.bytes !== Buffer.byteLength(pristine)) return false;
+  try {
+    const read = readRegularFile(problem.stubFile, Buffer.byteLength(pristine));
+    return read.kind === 'text' && read.text === pristine;
+  } catch {
+    return false;
+  }
 }
 
 /** `<problem-dir>-<time>.ts`, the time made safe for any file system; never overwrites a backup. */
-function backupFile(problem: Problem, now: Date): string {
+function backupFile(problem: Problem, now: Date, n: number): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  let file = path.join(BACKUP_DIR, `${problem.dir}-${stamp}.ts`);
-  for (let n = 2; existsSync(file); n++)
-    file = path.join(BACKUP_DIR, `${problem.dir}-${stamp}-${n}.ts`);
-  return file;
+  return path.join(BACKUP_DIR, `${problem.dir}-${stamp}${n > 1 ? `-${n}` : ''}.ts`);
 }
 
-/** Backs up the learner's file (if there is one), then copies the pristine stub over it. */
-function resetOne(problem: Problem, io: IO): void {
-  const stub = shownPath(problem.stubFile);
-  let saved = `${stub} was missing`;
-  if (existsSync(problem.stubFile)) {
-    const backup = backupFile(problem, new Date());
-    mkdirSync(BACKUP_DIR, { recursive: true });
-    // Copied before anything is overwritten: if this throws, the learner's file is untouched.
-    copyFileSync(problem.stubFile, backup);
-    saved = `your file is saved as ${shownPath(backup)}`;
+/** Copies the learner's file (through a link) to a new backup; copying never overwrites one. */
+function backUp(problem: Problem): string {
+  ensureDir(BACKUP_DIR, 'the backup of your solution');
+  const now = new Date();
+  for (let n = 1; ; n++) {
+    const backup = backupFile(problem, now, n);
+    try {
+      copyFileSync(problem.stubFile, backup, constants.COPYFILE_EXCL);
+      return backup;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new UsageError(
+        `cannot back up ${shownPath(problem.stubFile)}: ${reason(error)}; nothing was reset`,
+      );
+    }
   }
-  mkdirSync(path.dirname(problem.stubFile), { recursive: true });
-  copyFileSync(pristineStubFile(problem), problem.stubFile);
+}
+
+/**
+ * Writes the stub beside solution.ts and renames it over: the rename replaces whatever entry is
+ * there (a file, a link) and never writes into what a link leads to.
+ */
+function writeStub(problem: Problem): void {
+  const dir = path.dirname(problem.stubFile);
+  const temporary = path.join(dir, `.solution.ts.${process.pid}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(pristineStubFile(problem), temporary);
+    renameSync(temporary, problem.stubFile);
+  } catch (error) {
+    removeQuietly(temporary);
+    throw new UsageError(
+      `cannot write the stub to ${shownPath(problem.stubFile)}: ${reason(error)}`,
+    );
+  }
+}
+
+/** Backs up the learner's file (if there is one), then puts the pristine stub in its place. */
+function resetOne(problem: Problem, stub: Stub, io: IO): void {
+  const shown = shownPath(problem.stubFile);
+  let saved = `${shown} was missing`;
+  // Copied before anything is replaced: if this throws, the learner's file is untouched.
+  if (stub.kind === 'file') saved = `your file is saved as ${shownPath(backUp(problem))}`;
+  if (stub.kind === 'link') {
+    saved = stub.file
+      ? `it replaces a link to ${stub.target} (left as it is), whose content is saved as ` +
+        shownPath(backUp(problem))
+      : `it replaces a link to ${stub.target}, ${stub.why}: nothing to back up`;
+  }
+  writeStub(problem);
   io.out(wrap(`${io.style.green('✓')} ${problem.id}: stub restored; ${saved}`, WIDTH, '  '));
 }
 
@@ -61,7 +165,10 @@ export async function reset(argv: string[], io: IO & Asker): Promise<number> {
   }
   const problems = loadProblems();
   const chosen = values.all ? problems : [resolveProblem(problems, positionals[0] as string)];
-  const pristine = chosen.filter(isPristine);
+  // Every file is looked at before anything is asked or changed: a folder named solution.ts stops
+  // the command with nothing reset.
+  const stubs = new Map(chosen.map((problem) => [problem, inspect(problem)]));
+  const pristine = chosen.filter((problem) => isPristine(problem, stubs.get(problem) as Stub));
   for (const problem of pristine) {
     io.out(io.style.dim(`${problem.id}: already the stub as shipped, nothing to reset`));
   }
@@ -77,6 +184,6 @@ export async function reset(argv: string[], io: IO & Asker): Promise<number> {
     io.out('Nothing was reset.');
     return 1;
   }
-  for (const problem of changed) resetOne(problem, io);
+  for (const problem of changed) resetOne(problem, stubs.get(problem) as Stub, io);
   return 0;
 }

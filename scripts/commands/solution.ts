@@ -5,7 +5,12 @@ import { readFileSync } from 'node:fs';
 import { loadExplanation } from '../../harness/learner/learning.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
-import { entryFor, isSolved, loadProgress, saveProgress } from '../../harness/learner/progress.ts';
+import {
+  entryFor,
+  isSolved,
+  loadProgress,
+  updateProgress,
+} from '../../harness/learner/progress.ts';
 import type { Style } from '../../harness/terminal/style.ts';
 import { WIDTH } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
@@ -69,16 +74,16 @@ export async function solution(argv: string[], io: IO & Asker): Promise<number> 
       return 1;
     }
   }
-  // Read again after the question: another command may have saved progress while it waited.
-  const progress = loadProgress(io.err);
-  const entry = entryFor(progress, problem.dir);
-  if (!entry.solutionViewed) {
-    entry.solutionViewed = new Date().toISOString();
-    entry.solutionViewedBeforeAccepted = !accepted;
-  } else if (!accepted) {
-    entry.solutionViewedBeforeAccepted = true;
-  }
-  saveProgress(progress);
+  // Read again after the question, under the lock: another command may save progress meanwhile.
+  updateProgress(io.err, (progress) => {
+    const entry = entryFor(progress, problem.dir);
+    if (!entry.solutionViewed) {
+      entry.solutionViewed = new Date().toISOString();
+      entry.solutionViewedBeforeAccepted = !accepted;
+    } else if (!accepted) {
+      entry.solutionViewedBeforeAccepted = true;
+    }
+  });
   io.out(shown);
   return 0;
 }
