@@ -195,7 +195,7 @@ export class ChildSession {
   }
 
   /** Tells the child to load the learner's compiled code, and waits until it has. */
-  async load(code: string): Promise<LoadOutcome> {
+  async load(code: string, libraries: string[] = []): Promise<LoadOutcome> {
     const cases = await this.listed();
     return new Promise((resolve) => {
       const disarm = this.arm(LOAD_DEADLINE_MS);
@@ -214,7 +214,7 @@ export class ChildSession {
         }
       };
       if (this.death) return done({ kind: 'died', cases, reason: this.death });
-      this.child.send({ type: 'load', code } satisfies ParentMessage);
+      this.child.send({ type: 'load', code, libraries } satisfies ParentMessage);
     });
   }
 

@@ -18,6 +18,7 @@ import {
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { LEARNER_GLOBAL } from './child/realm.ts';
+import { librariesFor } from './leetcode-globals.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
@@ -85,7 +86,14 @@ function describeFailure(error: unknown): string {
   return `${where ? `${where}: ` : ''}${first.text}${lineText}`;
 }
 
-export type LearnerBundle = { ok: true; code: string } | { ok: false; message: string };
+export type LearnerBundle =
+  | {
+      ok: true;
+      code: string;
+      /** Scripts of LeetCode's import-free libraries that the code uses, to run before it. */
+      libraries: string[];
+    }
+  | { ok: false; message: string };
 
 /** Reads the learner's file, or says in one line why it cannot be read. */
 function readSource(file: string): { ok: true; source: string } | { ok: false; message: string } {
@@ -129,8 +137,9 @@ export async function compileLearner(file: string): Promise<LearnerBundle> {
   if (!read.ok) return read;
   const key = sha256(`${esbuild.version}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.source}`);
   const bundle = path.join(SCRATCH_DIR, `learner-${key.slice(0, 32)}.js`);
+  const libraries = await librariesFor(read.source);
   const cached = readVerified(bundle);
-  if (cached !== undefined) return { ok: true, code: cached };
+  if (cached !== undefined) return { ok: true, code: cached, libraries };
   try {
     const result = await esbuild.build({
       stdin: {
@@ -156,7 +165,7 @@ export async function compileLearner(file: string): Promise<LearnerBundle> {
     mkdirSync(SCRATCH_DIR, { recursive: true });
     writeVerified(bundle, code);
     pruneOld('learner-', bundle);
-    return { ok: true, code };
+    return { ok: true, code, libraries };
   } catch (error) {
     return { ok: false, message: describeFailure(error) };
   }
@@ -185,6 +194,10 @@ function pruneOld(prefix: string, keep: string): void {
 function fingerprint(dirs: string[]): string {
   const hash = createHash('sha1').update(esbuild.version);
   const visit = (dir: string): void => {
+    if (!statSync(dir).isDirectory()) {
+      hash.update(`${dir}:${statSync(dir).mtimeMs}:${statSync(dir).size};`);
+      return;
+    }
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) visit(full);
@@ -206,12 +219,12 @@ async function cachedBuild(
   if (existsSync(outfile) && readVerified(outfile) !== undefined) return outfile;
   mkdirSync(SCRATCH_DIR, { recursive: true });
   const result = await esbuild.build({
+    platform: 'node',
+    target: 'node20',
     ...options,
     write: false,
     outfile,
     bundle: true,
-    platform: 'node',
-    target: 'node20',
     logLevel: 'silent',
   });
   // Written whole (rename) with its hash. Older builds go once nobody can still be about to load
@@ -219,6 +232,18 @@ async function cachedBuild(
   writeVerified(outfile, (result.outputFiles[0] as esbuild.OutputFile).text);
   pruneOld(`${stem}-`, outfile);
   return outfile;
+}
+
+/** Like cachedBuild, but gives the script's text, checked against its hash. */
+export async function cachedScript(
+  stem: string,
+  dependsOn: string[],
+  options: esbuild.BuildOptions,
+): Promise<string> {
+  const file = await cachedBuild(stem, dependsOn, options);
+  const code = readVerified(file);
+  if (code === undefined) throw new Error(`${file} changed as it was read`);
+  return code;
 }
 
 /** The child process's program: the same for every problem. */

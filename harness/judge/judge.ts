@@ -158,7 +158,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     });
   }
 
-  const loaded: LoadOutcome = await session.load(compiled.code);
+  const loaded: LoadOutcome = await session.load(compiled.code, compiled.libraries);
   const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
   if (loaded.kind !== 'ready') {
     // The child may be stuck in the learner's top-level code: it cannot serve anyone else.
@@ -188,7 +188,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     } else {
       if (!session.alive) {
         session = openSession();
-        await session.load(compiled.code);
+        await session.load(compiled.code, compiled.libraries);
       }
       const deadline = killDeadline(info.timeLimitMs);
       const outcome = await session.run(info.index, deadline);

@@ -41,7 +41,7 @@ async function open(name: string, source: string): Promise<ChildMessage[]> {
   if (!compiled.ok) throw new Error(compiled.message);
   const listed = post({ type: 'open', runner, learnerFile, className: 'RecentCounter' });
   expect(listed[0]?.type).toBe('cases');
-  return post({ type: 'load', code: compiled.code });
+  return post({ type: 'load', code: compiled.code, libraries: compiled.libraries });
 }
 
 type Run = { result: { status: string; message: string; stack: string }; output: string };
@@ -60,7 +60,7 @@ describe('the judge child', () => {
     });
     expect(post({ type: 'close' })).toEqual([]);
     // Nothing open: loads and runs are ignored.
-    expect(post({ type: 'load', code: '' })).toEqual([]);
+    expect(post({ type: 'load', code: '', libraries: [] })).toEqual([]);
     expect(post({ type: 'run', index: 0 })).toEqual([]);
   });
 

@@ -25,6 +25,8 @@ export interface OpenRequest {
 export interface LoadRequest {
   type: 'load';
   code: string;
+  /** LeetCode's import-free libraries the code uses, run in its realm first. */
+  libraries: string[];
 }
 
 export type ParentMessage =

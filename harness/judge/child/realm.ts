@@ -140,6 +140,11 @@ export class LearnerRealm implements Port {
     }
   }
 
+  /** Runs one of LeetCode's import-free libraries (judge-built, trusted) in the realm. */
+  loadLibrary(code: string): void {
+    new vm.Script(code, { filename: 'leetcode-library.js' }).runInContext(this.context);
+  }
+
   /** Runs the learner's bundle and finds their class; what goes wrong is told, never thrown. */
   load(code: string, filename: string, className: string): LoadResult {
     const wrapped =

@@ -63,9 +63,10 @@ class Problem {
     this.realm = new LearnerRealm(this.runner.fixtureSources);
   }
 
-  load(code: string): ChildMessage {
+  load(code: string, libraries: string[]): ChildMessage {
     const { learnerFile, className } = this.request;
     this.mapStack = stackMapper(code, learnerFile);
+    for (const library of libraries) this.realm.loadLibrary(library);
     const loaded = this.realm.load(code, BUNDLE_NAME, className);
     const output = this.realm.drainOutput();
     if (loaded.ok) {
@@ -108,7 +109,7 @@ export function handleMessage(message: ParentMessage): void {
       send({ type: 'cases', cases: current.runner.cases });
       break;
     case 'load':
-      if (current) send(current.load(message.code));
+      if (current) send(current.load(message.code, message.libraries ?? []));
       break;
     case 'run':
       if (current) send({ type: 'result', index: message.index, ...current.run(message.index) });
