@@ -1,0 +1,634 @@
+// Hidden suite for fixed-window-limiter. Examples must match the statement (a test checks it);
+// hidden cases each aim at one trap and carry a hint that points at the idea without giving the
+// code.
+//
+// Every case gets a fake clock (`fixture('clock')` in the constructor's arguments) and moves it
+// with `clock.advance` / `clock.set`. Core cases keep to the contract's core: cost 1, one key (two
+// for key-isolation), several instances only for instance-isolation and max-input, and a clock
+// that only moves forward. Costs above 1, many keys, a clock that steps back, bad input and memory
+// are follow-ups.
+import fc from 'fast-check';
+import { fakeClock } from '../../harness/fixtures.ts';
+import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
+import type { Clock, RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { FixedWindowLimiter } from './solution.ts';
+
+const CLASS = 'FixedWindowLimiter';
+const CLOCK = fixture('clock');
+
+/** An allowed request's answer: retryAt is now. */
+const ok = (remaining: number, resetAt: number, now: number): RateLimitResult => ({
+  allowed: true,
+  remaining,
+  resetAt,
+  retryAt: now,
+});
+
+/** A denied request's answer. */
+const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
+  allowed: false,
+  remaining,
+  resetAt,
+  retryAt,
+});
+
+const THROWS = { throws: 'RangeError' };
+
+/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
+class Script {
+  readonly methods: string[] = [];
+  readonly args: unknown[][] = [];
+  readonly expected: unknown[] = [];
+  readonly targets: number[] = [];
+  private target = 0;
+  private instances = 0;
+
+  /** A new limiter on the case's clock; later calls go to it. */
+  limiter(limit: number, windowMs: number, expected: unknown = null): this {
+    this.target = this.instances++;
+    return this.push(CLASS, [limit, windowMs, CLOCK], expected);
+  }
+
+  /** Sends the following calls to an earlier limiter. */
+  on(target: number): this {
+    this.target = target;
+    return this;
+  }
+
+  allow(key: string, expected: unknown, cost?: number): this {
+    return this.push('allow', cost === undefined ? [key] : [key, cost], expected);
+  }
+
+  peek(key: string, expected: unknown, cost?: number): this {
+    return this.push('peek', cost === undefined ? [key] : [key, cost], expected);
+  }
+
+  advance(ms: number): this {
+    return this.push('clock.advance', [ms], null);
+  }
+
+  set(ms: number): this {
+    return this.push('clock.set', [ms], null);
+  }
+
+  /** The encoding; `targets` only when more than one instance is involved. */
+  done(): Encoded {
+    const { methods, args, expected, targets } = this;
+    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
+  }
+
+  private push(method: string, args: unknown[], expected: unknown): this {
+    this.methods.push(method);
+    this.args.push(args);
+    this.expected.push(expected);
+    this.targets.push(this.target);
+    return this;
+  }
+}
+
+const script = (): Script => new Script();
+
+/** A clock the suite holds, so the reference can answer inputs too long to work out by hand. */
+class HeldClock implements Clock {
+  time = 0;
+  now(): number {
+    return this.time;
+  }
+}
+
+/**
+ * The largest core input: four limiters with different settings on one clock, one key each, 10^4
+ * calls of allow and peek while the clock moves forward in steps of every size. The reference
+ * answers.
+ */
+function maxInput(): Encoded {
+  const knobs: [limit: number, windowMs: number][] = [
+    [1, 1],
+    [3, 1000],
+    [10, 60_000],
+    [100, 7],
+  ];
+  const clock = new HeldClock();
+  const s = script();
+  const refs = knobs.map(([limit, windowMs]) => {
+    s.limiter(limit, windowMs);
+    return new FixedWindowLimiter(limit, windowMs, clock);
+  });
+  let seed = 2024;
+  /** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
+  const next = (n: number): number => {
+    seed = (seed * 48271) % 2147483647;
+    return Math.floor((seed / 2147483647) * n);
+  };
+  while (s.methods.length < 10_000) {
+    const roll = next(100);
+    if (roll < 15) {
+      const ms = roll < 10 ? next(10) : roll < 14 ? next(2000) : 60_000 + next(60_000);
+      clock.time += ms;
+      s.advance(ms);
+      continue;
+    }
+    const b = next(knobs.length);
+    const ref = refs[b] as FixedWindowLimiter;
+    s.on(b);
+    if (roll < 25) s.peek('user', ref.peek('user'));
+    else s.allow('user', ref.allow('user'));
+  }
+  return s.done();
+}
+
+/**
+ * Random sequences on one limiter. Core: one key, cost 1, the clock only moving forward (a first
+ * `clock.set` picks the start). Follow-up: several keys (one of them named like an inherited object
+ * property), costs up to the limit + 2 and huge ones, and `clock.set` stepping back as well.
+ */
+function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
+  const keys = followUp ? ['a', 'b', '__proto__'] : ['k'];
+  return fc
+    .record({
+      limit: fc.integer({ min: 1, max: 4 }),
+      windowMs: fc.constantFrom(1, 2, 5, 10, 100, 1000),
+      start: fc.integer({ min: 0, max: 5000 }),
+    })
+    .chain(({ limit, windowMs, start }) =>
+      fc
+        .array(
+          fc.oneof(
+            {
+              weight: 5,
+              arbitrary: fc.record({
+                method: fc.constantFrom('allow', 'peek'),
+                key: fc.constantFrom(...keys),
+                cost: followUp
+                  ? fc.option(
+                      fc.oneof(
+                        { weight: 5, arbitrary: fc.integer({ min: 1, max: limit + 2 }) },
+                        { weight: 1, arbitrary: fc.constant(1e15) },
+                      ),
+                      { nil: undefined },
+                    )
+                  : fc.constantFrom(undefined, 1),
+              }),
+            },
+            {
+              weight: 2,
+              arbitrary: fc.record({
+                method: fc.constant('clock.advance'),
+                ms: fc.integer({ min: 0, max: 2 * windowMs + 1 }),
+              }),
+            },
+            ...(followUp
+              ? [
+                  {
+                    weight: 1,
+                    arbitrary: fc.record({
+                      method: fc.constant('clock.set'),
+                      ms: fc.integer({ min: 0, max: start + 4 * windowMs }),
+                    }),
+                  },
+                ]
+              : []),
+          ),
+          { minLength: 1, maxLength: 40 },
+        )
+        .map((steps): Encoded => {
+          const s = script().limiter(limit, windowMs).set(start);
+          for (const step of steps) {
+            if ('ms' in step) {
+              if (step.method === 'clock.set') s.set(step.ms);
+              else s.advance(step.ms);
+            } else if (step.method === 'allow') s.allow(step.key, null, step.cost);
+            else s.peek(step.key, null, step.cost);
+          }
+          return s.done();
+        }),
+    );
+}
+
+// The memory case: KEYS keys allowed once each, PER_WINDOW per window; then FRESH calls on new
+// keys, allow and peek in turn, FRESH_PER_WINDOW per window. Keys are 6-digit strings built from
+// cached halves.
+const KEYS = 1_000_000;
+const PER_WINDOW = 1000;
+const FRESH = 100_000;
+const FRESH_PER_WINDOW = 100;
+const MEMORY_LIMIT = 5;
+const MEMORY_WINDOW = 1000;
+/** Mid-window, so that windows counted from a request, not from the clock's zero, show at once. */
+const MEMORY_START = 250;
+const HALVES = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0'));
+const keyNumber = (j: number): string =>
+  (HALVES[(j / 1000) | 0] as string) + (HALVES[j % 1000] as string);
+
+export default defineSuite({
+  reference: FixedWindowLimiter,
+  cases: [
+    {
+      name: 'statement example',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1000)
+        .allow('alice', ok(1, 1000, 0))
+        .advance(300)
+        .allow('alice', ok(0, 1000, 300))
+        .allow('alice', no(0, 1000, 1000))
+        .advance(700)
+        .allow('alice', ok(1, 2000, 1000))
+        .done(),
+    },
+    {
+      name: 'peek, and two keys',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(5000) },
+      ...script()
+        .limiter(1, 10_000)
+        .peek('a', ok(0, 10_000, 5000))
+        .allow('a', ok(0, 10_000, 5000))
+        .peek('a', no(0, 10_000, 10_000))
+        .allow('b', ok(0, 10_000, 5000))
+        .set(10_000)
+        .allow('a', ok(0, 20_000, 10_000))
+        .done(),
+    },
+    {
+      name: 'the last millisecond of a window, and the first of the next',
+      tier: 'core',
+      trap: 'window-edge',
+      hint: 'Windows are cut on the clock’s own time line, at whole multiples of the window length, not from a key’s first request. A window includes its start and excludes its end: the end is the first moment of the next window.',
+      fixtures: { clock: fakeClock(1700) },
+      ...script()
+        .limiter(2, 1000)
+        .allow('k', ok(1, 2000, 1700))
+        .allow('k', ok(0, 2000, 1700))
+        .set(1999)
+        .allow('k', no(0, 2000, 2000))
+        .set(2000)
+        .allow('k', ok(1, 3000, 2000))
+        .advance(999)
+        .allow('k', ok(0, 3000, 2999))
+        .allow('k', no(0, 3000, 3000))
+        .advance(1)
+        .allow('k', ok(1, 4000, 3000))
+        .done(),
+    },
+    {
+      name: 'the limit itself is allowed',
+      tier: 'core',
+      trap: 'exactly-at-limit',
+      hint: 'A limit of n lets exactly n requests through in a window: the last one that brings the count to n is still allowed. Check the comparison, and what remaining says on the way down.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(3, 60_000)
+        .allow('k', ok(2, 60_000, 0))
+        .advance(10)
+        .allow('k', ok(1, 60_000, 10))
+        .advance(10)
+        .allow('k', ok(0, 60_000, 20))
+        .allow('k', no(0, 60_000, 60_000))
+        .peek('k', no(0, 60_000, 60_000))
+        .done(),
+    },
+    {
+      name: 'a full burst on each side of a window edge',
+      tier: 'core',
+      trap: 'boundary-burst',
+      hint: 'This is the fixed window’s known weakness, and the kata asks for it: a key may use its whole limit at the end of one window and again at the start of the next, twice the limit in a short time. Count per fixed window, not over the last W milliseconds.',
+      fixtures: { clock: fakeClock(900) },
+      ...script()
+        .limiter(3, 1000)
+        .allow('k', ok(2, 1000, 900))
+        .advance(50)
+        .allow('k', ok(1, 1000, 950))
+        .advance(49)
+        .allow('k', ok(0, 1000, 999))
+        .advance(1)
+        .allow('k', ok(2, 2000, 1000))
+        .allow('k', ok(1, 2000, 1000))
+        .advance(1)
+        .allow('k', ok(0, 2000, 1001))
+        .allow('k', no(0, 2000, 2000))
+        .done(),
+    },
+    {
+      name: 'denied requests in a row',
+      tier: 'core',
+      trap: 'denied-changes-nothing',
+      hint: 'A denied request must leave the key exactly as it found it: it uses nothing, so remaining cannot drop below what is really left, and nothing it does may push the key’s next chance further away.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(1, 1000)
+        .allow('k', ok(0, 1000, 0))
+        .advance(100)
+        .allow('k', no(0, 1000, 1000))
+        .allow('k', no(0, 1000, 1000))
+        .advance(100)
+        .allow('k', no(0, 1000, 1000))
+        .peek('k', no(0, 1000, 1000))
+        .advance(800)
+        .allow('k', ok(0, 2000, 1000))
+        .done(),
+    },
+    {
+      name: 'two keys take turns',
+      tier: 'core',
+      trap: 'key-isolation',
+      hint: 'Every key has its own quota: what one key spends never changes the answers for another.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1000)
+        .allow('alice', ok(1, 1000, 0))
+        .allow('alice', ok(0, 1000, 0))
+        .allow('alice', no(0, 1000, 1000))
+        .advance(200)
+        .peek('bob', ok(1, 1000, 200))
+        .allow('bob', ok(1, 1000, 200))
+        .peek('alice', no(0, 1000, 1000))
+        .allow('bob', ok(0, 1000, 200))
+        .allow('bob', no(0, 1000, 1000))
+        .done(),
+    },
+    {
+      name: 'two limiters on one clock',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each limiter must keep its own counts. Is any of your state shared by every instance?',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(1, 1000)
+        .limiter(2, 500)
+        .on(0)
+        .allow('k', ok(0, 1000, 0))
+        .on(1)
+        .allow('k', ok(1, 500, 0))
+        .allow('k', ok(0, 500, 0))
+        .on(0)
+        .allow('k', no(0, 1000, 1000))
+        .advance(500)
+        .on(1)
+        .allow('k', ok(1, 1000, 500))
+        .on(0)
+        .allow('k', no(0, 1000, 1000))
+        .done(),
+    },
+    {
+      name: 'a clock far from today',
+      tier: 'core',
+      trap: 'injected-clock',
+      hint: 'The limiter is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
+      fixtures: { clock: fakeClock(7) },
+      ...script()
+        .limiter(2, 60_000)
+        .allow('k', ok(1, 60_000, 7))
+        .advance(59_992)
+        .allow('k', ok(0, 60_000, 59_999))
+        .allow('k', no(0, 60_000, 60_000))
+        .advance(1)
+        .allow('k', ok(1, 120_000, 60_000))
+        .done(),
+    },
+    {
+      name: 'peek again and again',
+      tier: 'core',
+      trap: 'peek-is-pure',
+      hint: 'peek gives the answer allow would give at this instant (remaining and resetAt as if the request were taken) and then changes nothing: any number of peeks, then an allow, must look like the allow alone.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1000)
+        .peek('k', ok(1, 1000, 0))
+        .peek('k', ok(1, 1000, 0))
+        .peek('k', ok(1, 1000, 0))
+        .allow('k', ok(1, 1000, 0))
+        .advance(10)
+        .peek('k', ok(0, 1000, 10))
+        .peek('k', ok(0, 1000, 10))
+        .allow('k', ok(0, 1000, 10))
+        .peek('k', no(0, 1000, 1000))
+        .allow('k', no(0, 1000, 1000))
+        .done(),
+    },
+    {
+      name: 'resetAt and retryAt, windows of 750 ms',
+      tier: 'core',
+      trap: 'reset-and-retry',
+      hint: 'resetAt is the first millisecond at which the key is as good as new: the end of the window in which it used something. retryAt is now when allowed, and otherwise the first millisecond at which the same request would pass.',
+      fixtures: { clock: fakeClock(1234) },
+      ...script()
+        .limiter(2, 750)
+        .allow('k', ok(1, 1500, 1234))
+        .advance(100)
+        .allow('k', ok(0, 1500, 1334))
+        .advance(65)
+        .allow('k', no(0, 1500, 1500))
+        .peek('k', no(0, 1500, 1500))
+        .set(1500)
+        .peek('k', ok(1, 2250, 1500))
+        .advance(749)
+        .allow('k', ok(1, 2250, 2249))
+        .allow('k', ok(0, 2250, 2249))
+        .allow('k', no(0, 2250, 2250))
+        .done(),
+    },
+    {
+      name: '10^4 calls on four limiters',
+      tier: 'core',
+      trap: 'max-input',
+      hint: 'The largest core input: four limiters with different limits and windows (1 ms to a minute), allow and peek, the clock moving in small and large steps. Check the edge cases again.',
+      fixtures: { clock: fakeClock(0) },
+      ...maxInput(),
+    },
+    {
+      name: 'random calls against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomCalls(false) },
+    },
+    {
+      name: 'requests of different costs',
+      tier: 'follow-up',
+      trap: 'weighted-cost',
+      hint: 'Follow-up: a request of cost c needs c units of the window’s limit and, when allowed, uses c units.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(5, 1000)
+        .allow('k', ok(3, 1000, 0), 2)
+        .allow('k', ok(0, 1000, 0), 3)
+        .advance(1000)
+        .allow('k', ok(1, 2000, 1000), 4)
+        .peek('k', ok(0, 2000, 1000), 1)
+        .allow('k', ok(0, 2000, 1000), 1)
+        .peek('k', no(0, 2000, 2000), 5)
+        .done(),
+    },
+    {
+      name: 'remaining after a heavy request is denied',
+      tier: 'follow-up',
+      trap: 'literal-remaining',
+      hint: 'Follow-up: remaining counts the cost-1 requests that would still pass right now, on a denial too. A request too heavy for what is left does not make what is left disappear.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(5, 1000)
+        .allow('k', ok(2, 1000, 0), 3)
+        .allow('k', no(2, 1000, 1000), 3)
+        .peek('k', no(2, 1000, 1000), 4)
+        .allow('k', ok(1, 1000, 0), 1)
+        .allow('k', no(1, 1000, 1000), 2)
+        .done(),
+    },
+    {
+      name: 'a denied heavy request takes nothing',
+      tier: 'follow-up',
+      trap: 'denied-changes-nothing',
+      hint: 'Follow-up: a denied request uses nothing, whatever its cost. Check the request against the limit before you count anything.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(4, 1000)
+        .allow('k', ok(1, 1000, 0), 3)
+        .allow('k', no(1, 1000, 1000), 2)
+        .allow('k', no(1, 1000, 1000), 3)
+        .allow('k', ok(0, 1000, 0), 1)
+        .done(),
+    },
+    {
+      name: 'a request bigger than the limit',
+      tier: 'follow-up',
+      trap: 'cost-over-limit',
+      hint: 'Follow-up: a request that costs more than the limit fits in no window, now or later. It is denied, it uses nothing, and retryAt says never.',
+      fixtures: { clock: fakeClock(500) },
+      ...script()
+        .limiter(3, 1000)
+        .allow('k', no(3, 500, Infinity), 4)
+        .allow('k', no(3, 500, Infinity), 1e15)
+        .peek('k', no(3, 500, Infinity), 2 ** 60)
+        .allow('k', ok(0, 1000, 500), 3)
+        .allow('k', no(0, 1000, Infinity), 4)
+        .advance(600)
+        .allow('k', no(3, 1100, Infinity), 1000)
+        .done(),
+    },
+    {
+      name: 'keys named like object properties',
+      tier: 'follow-up',
+      trap: 'prototype-keys',
+      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
+      fixtures: { clock: fakeClock(0) },
+      ...(() => {
+        const s = script().limiter(1, 1000);
+        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+        for (const name of names) s.peek(name, ok(0, 1000, 0)).allow(name, ok(0, 1000, 0));
+        for (const name of names) s.allow(name, no(0, 1000, 1000));
+        return s.done();
+      })(),
+    },
+    {
+      name: 'the clock steps back',
+      tier: 'follow-up',
+      trap: 'clock-backwards',
+      hint: 'Follow-up: keep one high-water mark of the clock for the whole limiter, raised by every call (peek too). A reading below it acts as the mark, so an old window never opens again, for any key.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1000)
+        .allow('a', ok(1, 1000, 0))
+        .set(1500)
+        .allow('a', ok(1, 2000, 1500))
+        .allow('a', ok(0, 2000, 1500))
+        .set(900)
+        .allow('a', no(0, 2000, 2000))
+        .peek('b', ok(1, 2000, 1500))
+        .set(1600)
+        .allow('a', no(0, 2000, 2000))
+        .set(2100)
+        .allow('a', ok(1, 3000, 2100))
+        .set(1999)
+        .allow('b', ok(1, 3000, 2100))
+        .allow('b', ok(0, 3000, 2100))
+        .allow('b', no(0, 3000, 3000))
+        .set(2100)
+        .allow('b', no(0, 3000, 3000))
+        .set(3500)
+        .peek('c', ok(1, 4000, 3500))
+        .set(2500)
+        .allow('c', ok(1, 4000, 3500))
+        .done(),
+    },
+    {
+      name: 'settings and costs out of range',
+      tier: 'follow-up',
+      trap: 'bad-input',
+      hint: 'Follow-up: a limit, a window length and a cost are positive whole numbers. Throw a RangeError for anything else (0, negative, fractional, NaN, Infinity), before anything changes.',
+      fixtures: { clock: fakeClock(0) },
+      ...(() => {
+        const s = script();
+        const bad: [number, number][] = [
+          [0, 1000],
+          [-1, 1000],
+          [2.5, 1000],
+          [NaN, 1000],
+          [Infinity, 1000],
+          [2, 0],
+          [2, -1000],
+          [2, 0.5],
+          [2, NaN],
+          [2, Infinity],
+        ];
+        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
+        for (const [limit, windowMs] of bad) s.limiter(limit, windowMs, THROWS);
+        s.limiter(2, 1000);
+        for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow('k', THROWS, cost);
+        for (const cost of [0, 0.25, NaN]) s.peek('k', THROWS, cost);
+        return s
+          .allow('k', ok(1, 1000, 0))
+          .allow('k', no(1, 1000, 1000), 2)
+          .allow('k', ok(0, 1000, 0), 1)
+          .done();
+      })(),
+    },
+    {
+      name: 'random calls with costs, keys and a clock that steps back',
+      tier: 'follow-up',
+      trap: 'random-follow-up',
+      hint: 'Follow-up: a random sequence with several keys, costs above 1 (some above the limit) and a clock that sometimes steps back disagrees with the reference.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomCalls(true) },
+    },
+    {
+      name: '10^6 keys in finished windows, then fresh traffic',
+      tier: 'follow-up',
+      trap: 'bounded-memory',
+      hint: 'Follow-up: once a window is over, every count in it is over too: a key with nothing in the current window answers like a key never seen. Keep only what the current window needs, and let the rest go cheaply.',
+      describe: `FixedWindowLimiter(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock), the clock at ${MEMORY_START}; allow on keys #0 … #${KEYS - 1} (6 digits), ${PER_WINDOW} in each window (the clock advancing ${MEMORY_WINDOW} ms after each ${PER_WINDOW}); then ${FRESH} calls on new keys, allow and peek in turn, ${FRESH_PER_WINDOW} in each later window`,
+      timeLimitMs: 15_000,
+      retainedLimitMb: 2,
+      fixtures: { clock: fakeClock(MEMORY_START) },
+      generate(emit) {
+        emit({ method: CLASS, args: [MEMORY_LIMIT, MEMORY_WINDOW, CLOCK], expected: null });
+        const advance = { method: 'clock.advance', args: [MEMORY_WINDOW], expected: null };
+        // Every call is on a key new to its window: allowed, and counted until the window ends.
+        let now = MEMORY_START;
+        const answer = ok(MEMORY_LIMIT - 1, MEMORY_WINDOW, now);
+        const call = { method: 'allow', args: [''], expected: answer as unknown };
+        const nextWindow = (): void => {
+          emit(advance);
+          now += MEMORY_WINDOW;
+          answer.resetAt += MEMORY_WINDOW;
+          answer.retryAt = now;
+        };
+        for (let i = 0; i < KEYS; i++) {
+          if (i > 0 && i % PER_WINDOW === 0) nextWindow();
+          call.args[0] = keyNumber(i);
+          emit(call);
+        }
+        for (let j = 0; j < FRESH; j++) {
+          if (j % FRESH_PER_WINDOW === 0) nextWindow();
+          call.method = j % 2 === 0 ? 'allow' : 'peek';
+          call.args[0] = `n${keyNumber(j)}`;
+          emit(call);
+        }
+      },
+    },
+  ],
+});

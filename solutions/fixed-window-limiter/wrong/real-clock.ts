@@ -1,0 +1,43 @@
+// Reads the real time with Date.now() and ignores the clock it was given.
+import type {
+  Clock,
+  RateLimitResult,
+  RateLimiter,
+} from '../../../problems/rate-limiter-contract.ts';
+
+export const expectation = { verdict: 'wrong-answer', trap: 'injected-clock' };
+
+export class FixedWindowLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; used: number }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    _clock: Clock,
+  ) {}
+
+  allow(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, true);
+  }
+
+  peek(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, false);
+  }
+
+  private decide(key: string, cost: number, take: boolean): RateLimitResult {
+    const now = Date.now();
+    const start = now - (now % this.windowMs);
+    const end = start + this.windowMs;
+    const entry = this.windows.get(key);
+    const used = entry && entry.start === start ? entry.used : 0;
+    const allowed = used + cost <= this.limit;
+    const after = allowed ? used + cost : used;
+    if (allowed && take) this.windows.set(key, { start, used: after });
+    return {
+      allowed,
+      remaining: this.limit - after,
+      resetAt: after > 0 ? end : now,
+      retryAt: allowed ? now : cost <= this.limit ? end : Infinity,
+    };
+  }
+}
