@@ -1,4 +1,5 @@
 // Renders any value the learner's code may return as short, JSON-like text.
+import { isFixtureRef } from '../suite.ts';
 const MAX_LENGTH = 120;
 
 export function formatValue(value: unknown): string {
@@ -15,6 +16,8 @@ function render(value: unknown, depth: number): string {
   if (typeof value === 'boolean' || typeof value === 'symbol') return String(value);
   if (typeof value === 'function') return '[Function]';
   if (depth > 3) return '…';
+  // An argument that stands for a fixture: the learner's code received that fixture (a clock).
+  if (isFixtureRef(value) && Object.keys(value).length === 1) return value.$fixture;
   if (Array.isArray(value)) {
     const shown = value.slice(0, 20).map((item) => render(item, depth + 1));
     if (value.length > 20) shown.push(`… ${value.length - 20} more`);
@@ -23,7 +26,9 @@ function render(value: unknown, depth: number): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   try {
     const entries = Object.entries(value as object).slice(0, 10);
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${render(v, depth + 1)}`).join(',')}}`;
+    // Keys that are names need no quotes: a limiter's answer then fits on one line.
+    const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+    return `{${entries.map(([k, v]) => `${key(k)}:${render(v, depth + 1)}`).join(',')}}`;
   } catch {
     return Object.prototype.toString.call(value);
   }

@@ -72,26 +72,65 @@ const oneLine = (text: string): string => escapeControl(text);
 /** Learner-derived text of several lines: line breaks kept, every other control character escaped. */
 const textLines = (text: string): string[] => escapeControl(text, { multiline: true }).split('\n');
 
-function callLine(call: CallRecord, diverged: boolean, style: Style): string {
-  const text = `${oneLine(call.method)}(${oneLine(call.args)})`;
+/** Expected or actual values wider than this get lines of their own under the call. */
+const VALUE_COLUMN = 14;
+
+function callLine(call: CallRecord, diverged: boolean, noteWidth: number, style: Style): string[] {
+  const note = noteWidth > 0 ? `${oneLine(call.note ?? '').padEnd(noteWidth)} ` : '';
+  const text = `${note}${oneLine(call.method)}(${oneLine(call.args)})`;
   const mark = diverged ? style.red('→') : ' ';
-  const actual = call.ok ? oneLine(call.actual) : style.red(oneLine(call.actual));
-  const line = `  ${mark} ${String(call.index).padStart(4)}  ${text.padEnd(28)} ${oneLine(call.expected).padEnd(14)} ${actual}`;
-  // Long arguments or values continue under the call rather than past the screen's edge.
-  return wrap(line, WIDTH, ' '.repeat(10));
+  // A call that answers nothing (a constructor, a void method, a fixture's move) shows a dash.
+  const nothing = (value: string): string =>
+    call.ok && call.expected === 'null' && (value === 'null' || value === 'undefined')
+      ? '—'
+      : value;
+  const expected = nothing(oneLine(call.expected));
+  const actual = nothing(oneLine(call.actual));
+  const paint = (value: string): string => (call.ok ? value : style.red(value));
+  const head = `  ${mark} ${String(call.index).padStart(4)}  `;
+  if (expected.length <= VALUE_COLUMN && actual.length <= VALUE_COLUMN + 8) {
+    // Long arguments continue under the call rather than past the screen's edge.
+    return [
+      wrap(
+        `${head}${text.padEnd(28 + (note ? noteWidth + 1 : 0))} ${expected.padEnd(VALUE_COLUMN)} ${paint(actual)}`,
+        WIDTH,
+        ' '.repeat(10),
+      ),
+    ];
+  }
+  // Objects (a limiter's answer) do not fit in a column: expected and actual go on lines of their
+  // own, one above the other, with the fields that differ named.
+  const lines = [wrap(`${head}${text}`, WIDTH, ' '.repeat(10))];
+  if (call.ok && expected === actual) {
+    lines.push(wrap(`          ${style.dim('→')} ${actual}`, WIDTH, ' '.repeat(12)));
+    return lines;
+  }
+  lines.push(wrap(`          expected ${expected}`, WIDTH, ' '.repeat(19)));
+  lines.push(wrap(`          actual   ${paint(actual)}`, WIDTH, ' '.repeat(19)));
+  if (call.fields && call.fields.length > 0) {
+    lines.push(style.red(`          differs: ${call.fields.map(oneLine).join(', ')}`));
+  }
+  return lines;
 }
 
 /** The calls of a case with expected against actual and the first difference marked. */
 export function callTable(result: CaseResult, style: Style): string[] {
   const calls = result.calls ?? [];
   if (calls.length === 0) return [];
-  const lines = [style.dim(`       #  ${'call'.padEnd(28)} ${'expected'.padEnd(14)} actual`)];
+  // What fixtures say (a clock's time) gets a column of its own, before the call.
+  const noteWidth = Math.min(16, Math.max(0, ...calls.map((c) => oneLine(c.note ?? '').length)));
+  const noteHead = noteWidth > 0 ? `${'time'.padEnd(noteWidth)} ` : '';
+  const lines = [
+    style.dim(
+      `       #  ${noteHead}${'call'.padEnd(28)} ${'expected'.padEnd(VALUE_COLUMN)} actual`,
+    ),
+  ];
   let previous: number | undefined;
   for (const call of calls) {
     if (previous !== undefined && call.index > previous + 1) lines.push(style.dim('         …'));
     else if (previous === undefined && call.index > 0)
       lines.push(style.dim(`         … ${call.index} calls before`));
-    lines.push(callLine(call, call.index === result.divergedAt, style));
+    lines.push(...callLine(call, call.index === result.divergedAt, noteWidth, style));
     previous = call.index;
   }
   const total = result.totalCalls ?? calls.length;

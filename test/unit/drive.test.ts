@@ -100,7 +100,7 @@ const ports: { name: string; make: (fixtures?: FixtureSpec[]) => Port; notConstr
     {
       name: 'sealed in a realm',
       make: (fixtures) => sealed(Tally, fixtures),
-      notConstructed: 'the suite called inc before constructing the class',
+      notConstructed: 'the suite called inc before constructing Tally',
     },
   ];
 
@@ -453,8 +453,8 @@ describe.each(ports)('drive, the class $name', ({ make, notConstructed }) => {
     expect(result.records[2]).toMatchObject({ ok: true });
     expect(result.records[2]).not.toHaveProperty('fields');
     expect(result.records[3]).toMatchObject({
-      expected: '{"total":4,"half":2}',
-      actual: '{"total":3,"half":1.5}',
+      expected: '{total:4,half:2}',
+      actual: '{total:3,half:1.5}',
       ok: false,
       fields: ['total', 'half'],
     });

@@ -42,10 +42,10 @@ describe('formatValue', () => {
 
   test('errors show name and message, objects their first ten entries', () => {
     expect(formatValue(new RangeError('too big'))).toBe('RangeError: too big');
-    expect(formatValue({ a: 1, b: [true] })).toBe('{"a":1,"b":[true]}');
+    expect(formatValue({ a: 1, b: [true], 'not a name': 2 })).toBe('{a:1,b:[true],"not a name":2}');
     const wide = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i]));
     expect(formatValue(wide)).toBe(
-      `{${Array.from({ length: 10 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
+      `{${Array.from({ length: 10 }, (_, i) => `k${i}:${i}`).join(',')}}`,
     );
   });
 

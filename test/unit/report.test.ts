@@ -105,7 +105,7 @@ describe('callTable', () => {
     const lines = callTable(exampleFailure, plain);
     expect(lines[0]).toMatch(/^ +# +call +expected +actual$/);
     expect(lines.slice(1)).toEqual([
-      expect.stringMatching(/^ {7}0 {2}RecentCounter\(\) +null +null$/),
+      expect.stringMatching(/^ {7}0 {2}RecentCounter\(\) +— +—$/),
       expect.stringMatching(/^ {7}1 {2}ping\(1000\) +1 +1$/),
       expect.stringMatching(/^ {7}2 {2}ping\(2000\) +2 +2$/),
       expect.stringMatching(/^ {2}→ {4}3 {2}ping\(3000\) +3 +4$/),
