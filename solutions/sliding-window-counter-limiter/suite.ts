@@ -1,0 +1,602 @@
+// Hidden suite for sliding-window-counter-limiter. Examples must match the statement (a test checks
+// it); hidden cases each aim at one trap and carry a hint that points at the idea without giving the
+// code.
+//
+// Every case drives the limiter with a fake clock that only the case moves. Apart from the examples,
+// the expected answers come from the reference, played along with the same clock as the case is
+// written (test/design/sliding-window-counter-limiter.test.ts holds every one of them to a
+// brute-force model of the contract's definitions). Core cases keep to cost 1, one key per limiter
+// (two for key-isolation), short keys of letters and a clock that never moves back; costs above 1,
+// keys such as "__proto__", clock faults, bad input and memory are follow-ups.
+import fc from 'fast-check';
+import { fakeClock } from '../../harness/fixtures.ts';
+import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
+import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { SlidingWindowCounterLimiter } from './solution.ts';
+
+const CLASS = 'SlidingWindowCounterLimiter';
+
+/**
+ * A script of calls on limiters that share one fake clock, written step by step; each answer is the
+ * reference's, computed as the step is written. Calls go to the limiter built last unless `on(i)`
+ * says otherwise.
+ */
+class Script {
+  readonly methods: string[] = [];
+  readonly args: unknown[][] = [];
+  readonly expected: unknown[] = [];
+  readonly targets: number[] = [];
+  private time: number;
+  private readonly clock = { now: () => this.time };
+  private readonly refs: (SlidingWindowCounterLimiter | undefined)[] = [];
+  private target = 0;
+
+  constructor(readonly start = 0) {
+    this.time = start;
+  }
+
+  private push(method: string, args: unknown[], expected: unknown): this {
+    this.methods.push(method);
+    this.args.push(args);
+    this.expected.push(expected);
+    this.targets.push(this.target);
+    return this;
+  }
+
+  /** A new limiter, which later calls go to. */
+  limiter(limit: number, windowMs: number): this {
+    this.target = this.refs.length;
+    this.refs.push(new SlidingWindowCounterLimiter(limit, windowMs, this.clock));
+    return this.push(CLASS, [limit, windowMs, fixture('clock')], null);
+  }
+
+  /** A constructor call that must throw; it takes an instance index of its own. */
+  badLimiter(limit: number, windowMs: number): this {
+    this.target = this.refs.length;
+    this.refs.push(undefined);
+    return this.push(CLASS, [limit, windowMs, fixture('clock')], { throws: 'RangeError' });
+  }
+
+  on(target: number): this {
+    this.target = target;
+    return this;
+  }
+
+  private call(method: 'allow' | 'peek', key: string, cost?: number): this {
+    const ref = this.refs[this.target] as SlidingWindowCounterLimiter;
+    const args = cost === undefined ? [key] : [key, cost];
+    let answer: RateLimitResult | { throws: string };
+    try {
+      answer = ref[method](key, cost);
+    } catch (error) {
+      answer = { throws: (error as Error).name };
+    }
+    return this.push(method, args, answer);
+  }
+
+  allow(key: string, cost?: number): this {
+    return this.call('allow', key, cost);
+  }
+
+  peek(key: string, cost?: number): this {
+    return this.call('peek', key, cost);
+  }
+
+  /** `n` allows of cost 1 on `key`. */
+  allows(n: number, key: string): this {
+    for (let i = 0; i < n; i++) this.allow(key);
+    return this;
+  }
+
+  advance(ms: number): this {
+    this.time += ms;
+    return this.push('clock.advance', [ms], null);
+  }
+
+  /** Moves the clock forward to `ms`, as one advance. */
+  at(ms: number): this {
+    return this.advance(ms - this.time);
+  }
+
+  set(ms: number): this {
+    this.time = ms;
+    return this.push('clock.set', [ms], null);
+  }
+
+  /** The case's calls and its clock; targets only when more than one limiter is driven. */
+  done(): Encoded & { fixtures: { clock: ReturnType<typeof fakeClock> } } {
+    const many = this.targets.some((t) => t !== 0);
+    return {
+      methods: this.methods,
+      args: this.args,
+      expected: this.expected,
+      ...(many ? { targets: this.targets } : {}),
+      fixtures: { clock: fakeClock(this.start) },
+    };
+  }
+}
+
+const ok = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
+  allowed: true,
+  remaining,
+  resetAt,
+  retryAt,
+});
+const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
+  allowed: false,
+  remaining,
+  resetAt,
+  retryAt,
+});
+
+/**
+ * Random scripts on one limiter. Core: cost 1 (or none given), key "a", the clock only moving
+ * forward. Follow-up: three keys, costs up to past the limit and now and then a huge one, and a clock
+ * that also steps back (never below 0). The reference decides every answer.
+ */
+function randomScripts(followUp: boolean): fc.Arbitrary<Encoded> {
+  const key = followUp ? fc.constantFrom('a', 'b', 'c') : fc.constant('a');
+  return fc
+    .record({
+      limit: fc.integer({ min: 1, max: 6 }),
+      windowMs: fc.constantFrom(1, 2, 3, 7, 10, 60, 100, 1000),
+      start: fc.integer({ min: 0, max: 5000 }),
+      steps: fc.array(
+        fc.oneof(
+          {
+            weight: 3,
+            arbitrary: fc.record({
+              kind: fc.constant('allow' as const),
+              key,
+              cost: costs(followUp),
+            }),
+          },
+          {
+            weight: 1,
+            arbitrary: fc.record({
+              kind: fc.constant('peek' as const),
+              key,
+              cost: costs(followUp),
+            }),
+          },
+          {
+            weight: 2,
+            arbitrary: fc.record({
+              kind: fc.constant('clock' as const),
+              // In units of a window's tenth, so a move lands early, late or exactly on an edge.
+              delta: fc.integer({ min: followUp ? -25 : 0, max: 25 }),
+            }),
+          },
+        ),
+        { minLength: 1, maxLength: 40 },
+      ),
+    })
+    .map(({ limit, windowMs, start, steps }) => {
+      // The case's clock starts at 0; each run first sets it to a start of its own.
+      const script = new Script(0).set(start).limiter(limit, windowMs);
+      let time = start;
+      for (const step of steps) {
+        if (step.kind === 'clock') {
+          const ms = Math.round((step.delta * windowMs) / 10) || 0; // never -0
+          if (ms >= 0) {
+            time += ms;
+            script.advance(ms);
+          } else {
+            time = Math.max(0, time + ms);
+            script.set(time);
+          }
+        } else if (step.kind === 'allow') {
+          script.allow(step.key, step.cost);
+        } else {
+          script.peek(step.key, step.cost);
+        }
+      }
+      const { methods, args, expected } = script.done();
+      return { methods, args, expected };
+    });
+}
+
+function costs(followUp: boolean): fc.Arbitrary<number | undefined> {
+  if (!followUp) return fc.constantFrom(undefined, 1);
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant(undefined) },
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 8 }) },
+    { weight: 1, arbitrary: fc.constant(1e9) },
+  );
+}
+
+/** The bounded-memory case: its sizes, and the answer a key never seen gets at time `now`. */
+const LIMIT = 10;
+const WINDOW = 1000;
+const FIRST_KEYS = 1_000_000;
+const KEYS_PER_WINDOW = 1000;
+const LATER_CALLS = 100_000;
+const fresh = (now: number): RateLimitResult =>
+  ok(LIMIT - 1, (Math.floor(now / WINDOW) + 1) * WINDOW + 1, now);
+
+export default defineSuite({
+  reference: SlidingWindowCounterLimiter,
+  cases: [
+    {
+      name: 'statement example: one key',
+      tier: 'example',
+      trap: null,
+      methods: [
+        CLASS,
+        'allow',
+        'allow',
+        'allow',
+        'allow',
+        'clock.advance',
+        'allow',
+        'allow',
+        'peek',
+      ],
+      args: [[3, 1000, fixture('clock')], ['a'], ['a'], ['a'], ['a'], [1500], ['a'], ['a'], ['a']],
+      expected: [
+        null,
+        ok(2, 1001, 0),
+        ok(1, 1501, 0),
+        ok(0, 1667, 0),
+        no(0, 1667, 1001),
+        null,
+        ok(1, 2001, 1500),
+        ok(0, 2501, 1500),
+        no(0, 2501, 1667),
+      ],
+      fixtures: { clock: fakeClock(0) },
+    },
+    {
+      name: 'statement example: two keys, two windows apart',
+      tier: 'example',
+      trap: null,
+      methods: [CLASS, 'allow', 'allow', 'peek', 'clock.advance', 'allow'],
+      args: [[2, 1000, fixture('clock')], ['x'], ['x'], ['y'], [2000], ['x']],
+      expected: [null, ok(1, 1001, 0), ok(0, 1501, 0), ok(1, 1001, 0), null, ok(1, 3001, 2000)],
+      fixtures: { clock: fakeClock(0) },
+    },
+    {
+      name: 'a clock far from today',
+      tier: 'core',
+      trap: 'injected-clock',
+      hint: 'The limiter is given its clock. Every time it uses, for windows and for the answers, must come from that clock: the real time of the machine running the tests has nothing to do with it.',
+      // 2100-01-01T00:00:00Z, a whole number of windows.
+      ...new Script(4_102_444_800_000)
+        .limiter(2, 1000)
+        .allows(3, 'a')
+        .advance(1000)
+        .allow('a')
+        .advance(1)
+        .allow('a')
+        .advance(5000)
+        .peek('a')
+        .done(),
+    },
+    {
+      name: 'peek, then allow',
+      tier: 'core',
+      trap: 'peek-is-pure',
+      hint: 'peek must give exactly the answer allow would give at this instant, counting the request as taken where allow would take it, and then leave the key exactly as it was.',
+      ...new Script(0)
+        .limiter(3, 1000)
+        .peek('a')
+        .peek('a')
+        .peek('a')
+        .peek('a')
+        .allow('a')
+        .allow('a')
+        .peek('a')
+        .peek('a')
+        .allow('a')
+        .peek('a')
+        .allow('a')
+        .advance(1500)
+        .peek('a')
+        .peek('a')
+        .allow('a')
+        .peek('a')
+        .allow('a')
+        .peek('a')
+        .done(),
+    },
+    {
+      name: 'resetAt and retryAt to the millisecond',
+      tier: 'core',
+      trap: 'reset-and-retry',
+      hint: 'Work both from their definitions: retryAt is the first millisecond at which this very request would pass, resetAt the first from which a request would be answered as for a key never seen. The weight of the previous window shrinks a little every millisecond, so neither is a window edge in general.',
+      ...new Script(0)
+        .limiter(10, 1000)
+        .allows(11, 'a')
+        .advance(1000)
+        .peek('a')
+        .advance(1)
+        .allow('a')
+        .allow('a')
+        .advance(99)
+        .allow('a')
+        .advance(1)
+        .allow('a')
+        .advance(2000)
+        .peek('a')
+        .done(),
+    },
+    {
+      name: 'refused requests count for nothing',
+      tier: 'core',
+      trap: 'denied-is-free',
+      hint: 'A refused request must leave no trace: not in this window, and not in the weight this window will carry once it becomes the previous one.',
+      ...new Script(0).limiter(2, 1000).allows(7, 'a').advance(1500).allows(2, 'a').done(),
+    },
+    {
+      name: 'exactly one window later',
+      tier: 'core',
+      trap: 'roll-forward',
+      hint: 'When time enters the next window, the count of the window that just ended does not vanish: it becomes the previous count, at full weight on the first millisecond, and fades from there.',
+      ...new Script(0)
+        .limiter(4, 1000)
+        .allows(4, 'a')
+        .advance(999)
+        .allow('a')
+        .advance(1)
+        .allow('a')
+        .advance(1)
+        .allow('a')
+        .advance(499)
+        .allow('a')
+        .advance(250)
+        .allow('a')
+        .advance(250)
+        .allow('a')
+        .done(),
+    },
+    {
+      name: 'two and more windows later',
+      tier: 'core',
+      trap: 'stale-previous',
+      hint: 'The previous count is the count of the window just before the current one. If the key sent nothing in that window, it is 0, whatever the key did before.',
+      ...new Script(0)
+        .limiter(3, 1000)
+        .allows(3, 'a')
+        .advance(1000)
+        .allow('a')
+        .advance(1000)
+        .allows(4, 'a')
+        .advance(2500)
+        .allow('a')
+        .allow('a')
+        .done(),
+    },
+    {
+      name: '42 last minute, 18 this minute, 15 s in',
+      tier: 'core',
+      trap: 'weighted-edge',
+      hint: 'Weigh the previous window by the part of it that a window ending now still covers, and allow while the weighted count is below the limit: a weighted count of 49.5 against a limit of 50 lets one more request through.',
+      ...new Script(0).limiter(50, 60_000).allows(42, 'a').advance(75_000).allows(20, 'a').done(),
+    },
+    {
+      name: 'remaining with a fractional weighted count',
+      tier: 'core',
+      trap: 'honest-remaining',
+      hint: 'remaining is the number of cost-1 requests that would really pass right now, one after the other. Count them against the rule that decides; when the weighted count has a fraction, that is not limit minus the weighted count minus 1, rounded down.',
+      ...new Script(0)
+        .limiter(5, 1000)
+        .allows(4, 'a')
+        .advance(1300)
+        .allows(4, 'a')
+        .limiter(3, 1000)
+        .allow('b')
+        .advance(1400)
+        .peek('b')
+        .allows(3, 'b')
+        .done(),
+    },
+    {
+      name: 'weights binary fractions cannot hold',
+      tier: 'core',
+      trap: 'float-edge',
+      hint: 'In binary floating point 1 - 340/1000 is not 0.66, and a weighted count that is exactly the limit can come out a hair below it. Multiply the comparison through by the window length and every quantity is a whole number.',
+      ...new Script(0)
+        // 50 · (1 − 340/1000) + 17 is 49.99999999999999 in floating point, not 50: the 18th is refused.
+        .limiter(50, 1000)
+        .allows(50, 'a')
+        .at(1340)
+        .allows(18, 'a')
+        // 5 · (1 − 8/10) is 0.9999999999999998: one request too many in remaining.
+        .limiter(5, 10)
+        .at(10_000)
+        .allows(5, 'b')
+        .at(10_018)
+        .peek('b')
+        // 50 · ((100 − 42)/100) is 28.999999999999996: one request too many in remaining.
+        .limiter(50, 100)
+        .at(20_000)
+        .allows(50, 'c')
+        .at(20_142)
+        .peek('c')
+        .done(),
+    },
+    {
+      name: 'two keys',
+      tier: 'core',
+      trap: 'key-isolation',
+      hint: 'Each key has counts of its own: what one key spends, in this window or the one before, never shows in the answers for another.',
+      ...new Script(0)
+        .limiter(2, 1000)
+        .allows(3, 'alice')
+        .allow('bob')
+        .advance(1000)
+        .allow('bob')
+        .allow('alice')
+        .allow('bob')
+        .done(),
+    },
+    {
+      name: 'two limiters',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each limiter keeps its own settings, counts and time. Is any of your state shared by every instance?',
+      ...new Script(0)
+        .limiter(2, 1000)
+        .limiter(1, 500)
+        .on(0)
+        .allows(2, 'a')
+        .on(1)
+        .allow('a')
+        .on(0)
+        .allow('a')
+        .on(1)
+        .advance(500)
+        .allow('a')
+        .on(0)
+        .allow('a')
+        .done(),
+    },
+    {
+      name: 'random requests against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of requests on one key, the clock moving forward, disagrees with the reference; the counterexample shows the smallest one found.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomScripts(false) },
+    },
+    {
+      name: 'requests costing more than 1',
+      tier: 'follow-up',
+      trap: 'request-cost',
+      hint: 'Follow-up: a request of cost c passes when the weighted count plus c - 1 is below the limit. A refused one still leaves remaining as it was, and a cost above the limit can never pass.',
+      ...new Script(0)
+        .limiter(5, 1000)
+        .allow('a', 3)
+        .allow('a', 3)
+        .allow('a', 2)
+        .allow('a', 6)
+        .allow('a', 1e21)
+        .peek('b', 5)
+        .peek('b', 6)
+        .advance(1500)
+        .allow('a', 2)
+        .allow('a', 2)
+        .peek('a', 3)
+        .allow('a')
+        .done(),
+    },
+    {
+      name: 'keys named like object properties',
+      tier: 'follow-up',
+      trap: 'prototype-keys',
+      hint: 'Follow-up: any string is a key. One that happens to be the name of a property every object has, such as "constructor", must not find something already there.',
+      ...new Script(0)
+        .limiter(2, 1000)
+        .allows(3, 'constructor')
+        .allow('__proto__')
+        .allow('toString')
+        .advance(1000)
+        .allow('__proto__')
+        .allow('constructor')
+        .allow('hasOwnProperty')
+        .done(),
+    },
+    {
+      name: 'the clock steps back',
+      tier: 'follow-up',
+      trap: 'clock-backwards',
+      hint: 'Follow-up: keep the latest time seen, for the whole limiter, and treat an earlier reading as that time, in every answer too. Stepping back must not reopen a window, and a key first seen after the step is still judged at the latest time.',
+      ...new Script(0)
+        .limiter(3, 1000)
+        .advance(1500)
+        .allows(4, 'a')
+        .set(500)
+        .allow('a')
+        .allow('b')
+        .set(1800)
+        .allow('a')
+        .set(900)
+        .peek('b')
+        .set(2100)
+        .allow('a')
+        .set(1000)
+        .allow('a')
+        .set(1200)
+        .allow('c')
+        .set(2100)
+        .allow('a')
+        .done(),
+    },
+    {
+      name: 'settings and costs out of range',
+      tier: 'follow-up',
+      trap: 'bad-input',
+      hint: 'Follow-up: the limit and the window length must be positive whole numbers, and so must a cost. Throw a RangeError for anything else, before anything changes.',
+      ...new Script(0)
+        .badLimiter(0, 1000)
+        .badLimiter(-1, 1000)
+        .badLimiter(1.5, 1000)
+        .badLimiter(NaN, 1000)
+        .badLimiter(Infinity, 1000)
+        .badLimiter(3, 0)
+        .badLimiter(3, -1000)
+        .badLimiter(3, 0.5)
+        .badLimiter(3, NaN)
+        .badLimiter(3, Infinity)
+        .limiter(3, 1000)
+        .allow('a', 0)
+        .allow('a', -1)
+        .allow('a', 1.5)
+        .allow('a', NaN)
+        .allow('a', Infinity)
+        .allow('a', -Infinity)
+        .peek('a', 0)
+        .peek('a', 2.5)
+        .allow('a')
+        .allow('a', 3)
+        .done(),
+    },
+    {
+      name: 'random keys, costs and clock steps',
+      tier: 'follow-up',
+      trap: 'random-follow-up',
+      hint: 'Follow-up: a random sequence with several keys, costs up to past the limit and a clock that sometimes steps back disagrees with the reference.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomScripts(true) },
+    },
+    {
+      name: `${FIRST_KEYS} keys once each, then ${LATER_CALLS} calls on new keys`,
+      tier: 'follow-up',
+      trap: 'bounded-memory',
+      hint: 'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
+      describe: `limit ${LIMIT}, window ${WINDOW} ms, clock at 0: allow("k<i>") for i < ${FIRST_KEYS}, the clock advancing a window every ${KEYS_PER_WINDOW} keys; advance 2 windows; then allow("n<i>") for even i and peek("n<i>") for odd i, i < ${LATER_CALLS}, the clock advancing a window every 100 calls`,
+      timeLimitMs: 10_000,
+      retainedLimitMb: 2,
+      fixtures: { clock: fakeClock(0) },
+      generate(emit) {
+        emit({ method: CLASS, args: [LIMIT, WINDOW, fixture('clock')], expected: null });
+        const advance = { method: 'clock.advance', args: [WINDOW], expected: null };
+        // Every call is on a key never seen, so the answer depends on the time only.
+        let now = 0;
+        const call = { method: 'allow', args: [''] as unknown[], expected: fresh(now) as unknown };
+        for (let i = 0; i < FIRST_KEYS; i++) {
+          if (i > 0 && i % KEYS_PER_WINDOW === 0) {
+            now += WINDOW;
+            call.expected = fresh(now);
+            emit(advance);
+          }
+          call.args[0] = `k${i}`;
+          emit(call);
+        }
+        // Past every resetAt: the last keys reset 1 ms into the next window.
+        now += 2 * WINDOW;
+        emit({ method: 'clock.advance', args: [2 * WINDOW], expected: null });
+        for (let i = 0; i < LATER_CALLS; i++) {
+          if (i % 100 === 0) {
+            now += WINDOW;
+            call.expected = fresh(now);
+            emit(advance);
+          }
+          call.method = i % 2 === 0 ? 'allow' : 'peek';
+          call.args[0] = `n${i}`;
+          emit(call);
+        }
+      },
+    },
+  ],
+});
