@@ -28,8 +28,18 @@ const meta = (order: number) => ({
 });
 
 describe('loadProblems', () => {
-  test('finds the six problems of the ladder, in ladder order', () => {
-    expect(problems.map((p) => p.id)).toEqual(['933', '362', '346', '359', '1352', 'token-bucket']);
+  test('finds the nine problems of the ladder, in ladder order', () => {
+    expect(problems.map((p) => p.id)).toEqual([
+      '933',
+      '362',
+      '346',
+      '359',
+      '1352',
+      'token-bucket',
+      'fixed-window-limiter',
+      'sliding-window-log-limiter',
+      'sliding-window-counter-limiter',
+    ]);
     expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 

@@ -1,0 +1,16 @@
+// Write your SlidingWindowLogLimiter here. `npm run kata sliding-window-log-limiter` judges this file
+// on every save. What each field of the answer means, and the rules every limiter keeps, are in
+// problems/rate-limiter-contract.md. A solution stands on its own: it may import types only.
+import type { Clock, RateLimitResult, RateLimiter } from '../../problems/rate-limiter-contract.ts';
+
+export class SlidingWindowLogLimiter implements RateLimiter {
+  constructor(limit: number, windowMs: number, clock: Clock) {}
+
+  allow(key: string, cost: number = 1): RateLimitResult {
+    throw new Error('Not implemented: SlidingWindowLogLimiter.allow');
+  }
+
+  peek(key: string, cost: number = 1): RateLimitResult {
+    throw new Error('Not implemented: SlidingWindowLogLimiter.peek');
+  }
+}

@@ -1,0 +1,663 @@
+// Hidden suite for sliding-window-log-limiter. Examples must match the statement (a test checks it);
+// hidden cases each aim at one trap and carry a hint that points at the idea without giving the code.
+//
+// Every case gets a fake clock (`fixture('clock')` in the constructor) and moves it with `clock.set`
+// and `clock.advance`. Answers are the contract's `{ allowed, remaining, resetAt, retryAt }`, written
+// out by hand in the fixed cases (test/design/sliding-window-log-limiter.test.ts holds each of them to
+// the contract's brute-force definitions) and by formula in the generated ones. Core cases keep to
+// cost 1, one or two keys (three in key-isolation), one limiter (two in instance-isolation and
+// aged-out-edge) and a clock that only moves forward; costs, clock faults, bad input, scale and
+// memory are follow-ups.
+import fc from 'fast-check';
+import { fakeClock } from '../../harness/fixtures.ts';
+import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
+import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { SlidingWindowLogLimiter } from './solution.ts';
+
+const CLASS = 'SlidingWindowLogLimiter';
+const CLOCK = fixture('clock');
+
+/** An allowed answer at `now`. */
+function yes(remaining: number, resetAt: number, now: number): RateLimitResult {
+  return { allowed: true, remaining, resetAt, retryAt: now };
+}
+
+/** A denied answer. */
+function no(remaining: number, resetAt: number, retryAt: number): RateLimitResult {
+  return { allowed: false, remaining, resetAt, retryAt };
+}
+
+type Step = [method: string, args: unknown[], expected: unknown];
+
+const at = (ms: number): Step => ['clock.set', [ms], null];
+const wait = (ms: number): Step => ['clock.advance', [ms], null];
+const allow = (key: string, expected: unknown, cost?: number): Step => [
+  'allow',
+  cost === undefined ? [key] : [key, cost],
+  expected,
+];
+const peek = (key: string, expected: unknown, cost?: number): Step => [
+  'peek',
+  cost === undefined ? [key] : [key, cost],
+  expected,
+];
+
+/** One limiter on the case's clock, then the steps. */
+function limiter(limit: number, windowMs: number, ...steps: Step[]): Encoded {
+  return {
+    methods: [CLASS, ...steps.map((s) => s[0])],
+    args: [[limit, windowMs, CLOCK], ...steps.map((s) => s[1])],
+    expected: [null, ...steps.map((s) => s[2])],
+  };
+}
+
+/** Steps addressed to limiter number `target` (clock moves may carry any target). */
+const on = (target: number, ...steps: Step[]): [Step, number][] => steps.map((s) => [s, target]);
+
+/** Several limiters on one clock: the constructors' arguments, then steps with their targets. */
+function limiters(ctors: unknown[][], ...steps: [Step, number][][]): Encoded {
+  const flat = steps.flat();
+  return {
+    methods: [...ctors.map(() => CLASS), ...flat.map(([s]) => s[0])],
+    args: [...ctors, ...flat.map(([s]) => s[1])],
+    expected: [...ctors.map(() => null), ...flat.map(([s]) => s[2])],
+    targets: [...ctors.map((_, i) => i), ...flat.map(([, t]) => t)],
+  };
+}
+
+/** The same, expecting the first `count` constructors to throw a RangeError. */
+function badConstructors(count: number, encoded: Encoded): Encoded {
+  const expected = encoded.expected.map((e, i) => (i < count ? { throws: 'RangeError' } : e));
+  return { ...encoded, expected };
+}
+
+/** Where the clock of the random cases starts. */
+const RANDOM_START = 1_000_000;
+
+type RandomOp =
+  | {
+      kind: 'call';
+      method: 'allow' | 'peek';
+      key: string;
+      cost: number | undefined;
+      target: number;
+    }
+  | { kind: 'advance'; ms: number }
+  | { kind: 'back'; ms: number };
+
+/**
+ * Random call sequences: allows and peeks on a few keys, and clock moves. The core ones drive one
+ * limiter with cost 1 and a clock that only moves forward; the follow-up ones drive two limiters on
+ * one clock, with costs from 1 to beyond the limit and a clock that sometimes steps back. The
+ * reference, run with its own fresh clock, decides every answer.
+ */
+function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
+  const keys = followUp ? ['a', 'b', 'c'] : ['a', 'b'];
+  const cost: fc.Arbitrary<number | undefined> = followUp
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constant(undefined) },
+        { weight: 6, arbitrary: fc.integer({ min: 1, max: 6 }) },
+        { weight: 1, arbitrary: fc.constant(1e9) },
+      )
+    : fc.constant(undefined);
+  const call: fc.Arbitrary<RandomOp> = fc.record({
+    kind: fc.constant('call' as const),
+    // Mostly allows, mostly on the first key: logs that fill up and age out in part.
+    method: fc.constantFrom('allow' as const, 'allow' as const, 'allow' as const, 'peek' as const),
+    key: fc.constantFrom(...keys, keys[0] as string, keys[0] as string),
+    cost,
+    target: fc.integer({ min: 0, max: followUp ? 1 : 0 }),
+  });
+  const advance: fc.Arbitrary<RandomOp> = fc.record({
+    kind: fc.constant('advance' as const),
+    ms: fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0, max: 6 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 7, max: 60 }) },
+    ),
+  });
+  const back: fc.Arbitrary<RandomOp> = fc.record({
+    kind: fc.constant('back' as const),
+    ms: fc.integer({ min: 1, max: 30 }),
+  });
+  const op = followUp
+    ? fc.oneof(
+        { weight: 6, arbitrary: call },
+        { weight: 3, arbitrary: advance },
+        { weight: 1, arbitrary: back },
+      )
+    : fc.oneof({ weight: 2, arbitrary: call }, { weight: 1, arbitrary: advance });
+  const setting = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 3, 5, 10, 25));
+  return fc
+    .record({
+      settings: fc.array(setting, { minLength: followUp ? 2 : 1, maxLength: followUp ? 2 : 1 }),
+      ops: fc.array(op, { minLength: 4, maxLength: 40, size: 'medium' }),
+    })
+    .map(({ settings, ops }) => {
+      let time = RANDOM_START;
+      const steps = ops.map((o): [Step, number] => {
+        switch (o.kind) {
+          case 'advance':
+            time += o.ms;
+            return [wait(o.ms), 0];
+          case 'back':
+            time -= o.ms;
+            return [at(time), 0];
+          case 'call':
+            return [[o.method, o.cost === undefined ? [o.key] : [o.key, o.cost], null], o.target];
+        }
+      });
+      return limiters(
+        settings.map(([limit, windowMs]) => [limit, windowMs, CLOCK]),
+        steps,
+      );
+    });
+}
+
+// scale: one key, limit 3·10^5, window 15 000 ms, twenty allows a millisecond, each allowed (the
+// twenty that leave are the twenty that arrived a window ago): from the 15 000-th millisecond on,
+// the log holds all 3·10^5 entries and every allow ages one out. Every tenth millisecond ends with
+// a peek, denied once the log is full. About 10^6 calls in all. (With 10^5 entries, an Array.shift
+// log took only 15-40 times the reference's time in the judge, too little for a limit 10× away from
+// both; 3·10^5 entries triple its cost per call and leave the reference's unchanged.)
+const SCALE_LIMIT = 300_000;
+const SCALE_PER_MS = 20;
+const SCALE_WINDOW = SCALE_LIMIT / SCALE_PER_MS;
+const SCALE_PEEK_EVERY_MS = 10;
+const SCALE_MS = 47_400;
+
+// bounded-memory: 10^6 keys, ten a millisecond, one allow each; then the clock passes every key's
+// resetAt; then 10^5 calls on new keys, ten a millisecond: allow a key, peek a key never seen.
+const MEMORY_LIMIT = 2;
+const MEMORY_WINDOW = 50;
+const MEMORY_OLD_KEYS = 1_000_000;
+const MEMORY_NEW_CALLS = 100_000;
+const MEMORY_PER_MS = 10;
+
+export default defineSuite({
+  reference: SlidingWindowLogLimiter,
+  cases: [
+    {
+      name: 'statement example',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        2,
+        1000,
+        allow('a', yes(1, 1000, 0)),
+        wait(300),
+        allow('a', yes(0, 1300, 300)),
+        wait(400),
+        allow('a', no(0, 1300, 1000)),
+        wait(300),
+        allow('a', yes(0, 2000, 1000)),
+        peek('a', no(0, 2000, 1300)),
+        peek('b', yes(1, 2000, 1000)),
+      ),
+    },
+    {
+      name: 'one millisecond, and the edge',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(5000) },
+      ...limiter(
+        3,
+        100,
+        allow('x', yes(2, 5100, 5000)),
+        allow('x', yes(1, 5100, 5000)),
+        allow('x', yes(0, 5100, 5000)),
+        allow('x', no(0, 5100, 5100)),
+        wait(99),
+        allow('x', no(0, 5100, 5100)),
+        wait(1),
+        allow('x', yes(2, 5200, 5100)),
+      ),
+    },
+    {
+      name: 'an entry exactly one window old',
+      tier: 'core',
+      trap: 'aged-out-edge',
+      hint: 'A request accepted at time a counts while now is before a + windowMs. At exactly a + windowMs it has left the window; check the comparison that ages entries out.',
+      fixtures: { clock: fakeClock(10_000) },
+      ...limiters(
+        [
+          [2, 1000, CLOCK],
+          [2, 1, CLOCK],
+        ],
+        on(
+          0,
+          allow('a', yes(1, 11_000, 10_000)),
+          at(10_500),
+          allow('a', yes(0, 11_500, 10_500)),
+          at(10_999),
+          allow('a', no(0, 11_500, 11_000)),
+          at(11_000),
+          allow('a', yes(0, 12_000, 11_000)),
+          at(11_499),
+          peek('a', no(0, 12_000, 11_500)),
+          at(11_500),
+          peek('a', yes(0, 12_500, 11_500)),
+        ),
+        on(
+          1,
+          allow('a', yes(1, 11_501, 11_500)),
+          allow('a', yes(0, 11_501, 11_500)),
+          allow('a', no(0, 11_501, 11_501)),
+          wait(1),
+          allow('a', yes(1, 11_502, 11_501)),
+        ),
+      ),
+    },
+    {
+      name: 'retryAt of a denied request',
+      tier: 'core',
+      trap: 'retry-from-oldest',
+      hint: 'A denied request has to wait until enough entries have left the window, and entries leave oldest first. Which entry frees the slot it needs?',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        3,
+        1000,
+        allow('a', yes(2, 1000, 0)),
+        at(200),
+        allow('a', yes(1, 1200, 200)),
+        at(500),
+        allow('a', yes(0, 1500, 500)),
+        at(600),
+        allow('a', no(0, 1500, 1000)),
+        peek('a', no(0, 1500, 1000)),
+        at(1000),
+        allow('a', yes(0, 2000, 1000)),
+        at(1100),
+        allow('a', no(0, 2000, 1200)),
+        at(1200),
+        allow('a', yes(0, 2200, 1200)),
+        at(1300),
+        allow('a', no(0, 2200, 1500)),
+      ),
+    },
+    {
+      name: 'denied requests leave no trace',
+      tier: 'core',
+      trap: 'denied-not-logged',
+      hint: 'Only accepted requests belong in the log. A client that keeps retrying while denied must get in as soon as its old requests have aged out.',
+      fixtures: { clock: fakeClock(3000) },
+      ...limiter(
+        2,
+        1000,
+        allow('a', yes(1, 4000, 3000)),
+        at(3100),
+        allow('a', yes(0, 4100, 3100)),
+        at(3500),
+        allow('a', no(0, 4100, 4000)),
+        at(3900),
+        allow('a', no(0, 4100, 4000)),
+        at(4000),
+        allow('a', yes(0, 5000, 4000)),
+        at(4050),
+        allow('a', no(0, 5000, 4100)),
+        at(4100),
+        allow('a', yes(0, 5100, 4100)),
+      ),
+    },
+    {
+      name: 'a burst within one millisecond',
+      tier: 'core',
+      trap: 'same-instant',
+      hint: 'Several requests can arrive in the same millisecond, and each one is a request of its own: they all count, and they all age out together. Does your log keep one entry per request, and let them all go at once?',
+      fixtures: { clock: fakeClock(20_000) },
+      ...limiter(
+        5,
+        1000,
+        allow('a', yes(4, 21_000, 20_000)),
+        allow('a', yes(3, 21_000, 20_000)),
+        allow('a', yes(2, 21_000, 20_000)),
+        allow('a', yes(1, 21_000, 20_000)),
+        at(20_500),
+        allow('a', yes(0, 21_500, 20_500)),
+        allow('a', no(0, 21_500, 21_000)),
+        peek('a', no(0, 21_500, 21_000)),
+        at(20_999),
+        allow('a', no(0, 21_500, 21_000)),
+        at(21_000),
+        allow('a', yes(3, 22_000, 21_000)),
+        allow('a', yes(2, 22_000, 21_000)),
+        allow('a', yes(1, 22_000, 21_000)),
+        allow('a', yes(0, 22_000, 21_000)),
+        allow('a', no(0, 22_000, 21_500)),
+        at(21_500),
+        allow('a', yes(0, 22_500, 21_500)),
+        allow('a', no(0, 22_500, 22_000)),
+      ),
+    },
+    {
+      name: 'two keys interleaved',
+      tier: 'core',
+      trap: 'key-isolation',
+      hint: 'Every key has a quota of its own: requests on one key never use up another. Is your log per key?',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        2,
+        1000,
+        allow('a', yes(1, 1000, 0)),
+        allow('a', yes(0, 1000, 0)),
+        allow('b', yes(1, 1000, 0)),
+        at(500),
+        allow('b', yes(0, 1500, 500)),
+        allow('a', no(0, 1000, 1000)),
+        allow('b', no(0, 1500, 1000)),
+        peek('c', yes(1, 1500, 500)),
+        at(1000),
+        allow('a', yes(1, 2000, 1000)),
+        allow('b', yes(0, 2000, 1000)),
+        peek('b', no(0, 2000, 1500)),
+      ),
+    },
+    {
+      name: 'two limiters on one clock',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each limiter keeps its own logs and its own settings. Is any of your state shared by every instance?',
+      fixtures: { clock: fakeClock(0) },
+      ...limiters(
+        [
+          [1, 1000, CLOCK],
+          [2, 500, CLOCK],
+        ],
+        on(0, allow('a', yes(0, 1000, 0))),
+        on(1, allow('a', yes(1, 500, 0))),
+        on(0, allow('a', no(0, 1000, 1000))),
+        on(1, allow('a', yes(0, 500, 0)), at(500), allow('a', yes(1, 1000, 500))),
+        on(0, allow('a', no(0, 1000, 1000)), at(1000), allow('a', yes(0, 2000, 1000))),
+      ),
+    },
+    {
+      name: 'a clock far from the real time',
+      tier: 'core',
+      trap: 'injected-clock',
+      hint: 'The limiter is given its clock: every time it uses must come from clock.now(). Here that clock is set decades away from the computer’s time.',
+      fixtures: { clock: fakeClock(4_000_000_000_000) },
+      ...limiter(
+        2,
+        60_000,
+        allow('a', yes(1, 4_000_000_060_000, 4_000_000_000_000)),
+        wait(30_000),
+        allow('a', yes(0, 4_000_000_090_000, 4_000_000_030_000)),
+        allow('a', no(0, 4_000_000_090_000, 4_000_000_060_000)),
+        wait(30_000),
+        allow('a', yes(0, 4_000_000_120_000, 4_000_000_060_000)),
+      ),
+    },
+    {
+      name: 'peek changes nothing',
+      tier: 'core',
+      trap: 'peek-is-pure',
+      hint: 'peek answers what allow would answer at this instant, and leaves the limiter exactly as it found it, however often it is called.',
+      fixtures: { clock: fakeClock(7000) },
+      ...limiter(
+        2,
+        1000,
+        peek('a', yes(1, 8000, 7000)),
+        peek('a', yes(1, 8000, 7000)),
+        peek('a', yes(1, 8000, 7000)),
+        allow('a', yes(1, 8000, 7000)),
+        at(7200),
+        peek('a', yes(0, 8200, 7200)),
+        peek('a', yes(0, 8200, 7200)),
+        allow('a', yes(0, 8200, 7200)),
+        peek('a', no(0, 8200, 8000)),
+        allow('a', no(0, 8200, 8000)),
+        at(8000),
+        peek('a', yes(0, 9000, 8000)),
+        peek('a', yes(0, 9000, 8000)),
+        allow('a', yes(0, 9000, 8000)),
+      ),
+    },
+    {
+      name: 'resetAt and retryAt as defined',
+      tier: 'core',
+      trap: 'reset-and-retry',
+      hint: 'resetAt is when the key would answer like a key never seen, counted after this request if it is allowed (peek too: as if it were consumed). retryAt is now when allowed, else when this request would first fit.',
+      fixtures: { clock: fakeClock(50_000) },
+      ...limiter(
+        3,
+        1000,
+        peek('a', yes(2, 51_000, 50_000)),
+        allow('a', yes(2, 51_000, 50_000)),
+        at(50_400),
+        allow('a', yes(1, 51_400, 50_400)),
+        at(50_900),
+        peek('a', yes(0, 51_900, 50_900)),
+        at(51_000),
+        peek('a', yes(1, 52_000, 51_000)),
+        allow('a', yes(1, 52_000, 51_000)),
+        allow('a', yes(0, 52_000, 51_000)),
+        allow('a', no(0, 52_000, 51_400)),
+        at(51_400),
+        peek('a', yes(0, 52_400, 51_400)),
+        at(52_000),
+        peek('a', yes(2, 53_000, 52_000)),
+        at(60_000),
+        allow('a', yes(2, 61_000, 60_000)),
+      ),
+    },
+    {
+      name: 'random calls against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of allows, peeks and clock moves disagrees with the reference; the counterexample shows the smallest one found.',
+      fixtures: { clock: fakeClock(RANDOM_START) },
+      property: { calls: randomCalls(false) },
+    },
+    {
+      name: 'costs above 1',
+      tier: 'follow-up',
+      trap: 'cost-spans-entries',
+      hint: 'Follow-up: a request of cost c takes c units, and a denied one must wait until enough units have aged out to make room for all c, oldest first. One entry leaving may not be enough.',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        5,
+        1000,
+        allow('a', yes(4, 1000, 0)),
+        at(100),
+        allow('a', yes(2, 1100, 100), 2),
+        at(200),
+        allow('a', yes(0, 1200, 200), 2),
+        at(300),
+        allow('a', no(0, 1200, 1100), 3),
+        peek('a', no(0, 1200, 1000), 1),
+        peek('a', no(0, 1200, 1200), 5),
+        at(1000),
+        allow('a', no(1, 1200, 1100), 3),
+        allow('a', yes(0, 2000, 1000), 1),
+        at(1100),
+        allow('a', no(2, 2000, 1200), 3),
+        at(1200),
+        allow('a', yes(1, 2200, 1200), 3),
+      ),
+    },
+    {
+      name: 'remaining on a denial',
+      tier: 'follow-up',
+      trap: 'literal-remaining',
+      hint: 'Follow-up: remaining counts the cost-1 requests that would still pass right now. A big request can be denied while some room is left, and that room is still there.',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        4,
+        1000,
+        allow('a', yes(1, 1000, 0), 3),
+        allow('a', no(1, 1000, 1000), 2),
+        peek('a', no(1, 1000, 1000), 2),
+        allow('a', yes(0, 1000, 0)),
+        at(500),
+        allow('b', yes(1, 1500, 500), 3),
+        peek('b', no(1, 1500, 1500), 4),
+        allow('b', no(1, 1500, 1500), 2),
+      ),
+    },
+    {
+      name: 'a cost above the limit',
+      tier: 'follow-up',
+      trap: 'cost-over-limit',
+      hint: 'Follow-up: a request that costs more than the limit can never fit, however long it waits. Say so: it is denied, and retryAt is Infinity.',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        3,
+        1000,
+        allow('a', no(3, 0, Infinity), 4),
+        peek('a', no(3, 0, Infinity), 1e9),
+        allow('a', no(3, 0, Infinity), 1e15),
+        allow('a', yes(2, 1000, 0)),
+        at(400),
+        allow('a', no(2, 1000, Infinity), 4),
+        allow('a', no(2, 1000, 1000), 3),
+        allow('a', yes(0, 1400, 400), 2),
+      ),
+    },
+    {
+      name: 'the clock steps back',
+      tier: 'follow-up',
+      trap: 'clock-backwards',
+      hint: 'Follow-up: a reading below the latest one any call has seen (peek too) acts as that latest one. A step back changes nothing, and the time it seems to return grants nothing twice.',
+      fixtures: { clock: fakeClock(5000) },
+      ...limiter(
+        2,
+        1000,
+        allow('a', yes(1, 6000, 5000)),
+        at(3000),
+        allow('a', yes(0, 6000, 5000)),
+        at(5500),
+        allow('a', no(0, 6000, 6000)),
+        at(6000),
+        peek('a', yes(1, 7000, 6000)),
+        at(9000),
+        peek('b', yes(1, 10_000, 9000)),
+        at(6500),
+        allow('a', yes(1, 10_000, 9000)),
+        at(9999),
+        allow('a', yes(0, 10_999, 9999)),
+        at(0),
+        allow('a', no(0, 10_999, 10_000)),
+        at(10_000),
+        allow('a', yes(0, 11_000, 10_000)),
+      ),
+    },
+    {
+      name: 'settings and costs out of range',
+      tier: 'follow-up',
+      trap: 'bad-input',
+      hint: 'Follow-up: limit, windowMs and cost must be positive whole numbers. Anything else (0, negative, fractional, NaN, Infinity) throws a RangeError before it can touch any state.',
+      fixtures: { clock: fakeClock(0) },
+      // A constructor that throws leaves no instance, so each bad one gets an index of its own.
+      ...badConstructors(
+        10,
+        limiters(
+          [
+            [0, 1000, CLOCK],
+            [-1, 1000, CLOCK],
+            [1.5, 1000, CLOCK],
+            [NaN, 1000, CLOCK],
+            [Infinity, 1000, CLOCK],
+            [2, 0, CLOCK],
+            [2, -5, CLOCK],
+            [2, 0.5, CLOCK],
+            [2, NaN, CLOCK],
+            [2, Infinity, CLOCK],
+            [2, 1000, CLOCK],
+          ],
+          on(
+            10,
+            ...[0, -1, 1.5, NaN, Infinity, -Infinity].map((cost) =>
+              allow('a', { throws: 'RangeError' }, cost),
+            ),
+            ...[0, 2.5, -Infinity].map((cost) => peek('a', { throws: 'RangeError' }, cost)),
+            allow('a', yes(1, 1000, 0)),
+            allow('a', yes(0, 1000, 0)),
+            allow('a', no(0, 1000, 1000)),
+          ),
+        ),
+      ),
+    },
+    {
+      name: 'random calls: costs, keys, two limiters, a clock that steps back',
+      tier: 'follow-up',
+      trap: 'random-follow-up',
+      hint: 'Follow-up: a random sequence with costs, several keys, two limiters and a clock that sometimes steps back disagrees with the reference.',
+      fixtures: { clock: fakeClock(RANDOM_START) },
+      property: { calls: randomCalls(true) },
+    },
+    {
+      name: '10^6 calls on one key, 3·10^5 entries in the window',
+      tier: 'follow-up',
+      trap: 'scale',
+      hint: 'Follow-up: a busy key keeps hundreds of thousands of entries in its log, and every request ages one out. Removing the oldest entry must cost O(1), whatever the log length; some built-in array methods do not, and neither does rebuilding the log on every call.',
+      describe: `${CLASS}(${SCALE_LIMIT}, ${SCALE_WINDOW}, clock), clock at 0; for each ms t = 0 … ${SCALE_MS - 1}: ${SCALE_PER_MS} × allow("k"), a peek("k") every ${SCALE_PEEK_EVERY_MS} ms, clock.advance(1)`,
+      timeLimitMs: 4000,
+      fixtures: { clock: fakeClock(0) },
+      generate(emit) {
+        emit({ method: CLASS, args: [SCALE_LIMIT, SCALE_WINDOW, CLOCK], expected: null });
+        // One call object for each method, changed in place (the judge copies what it keeps); the
+        // expected answers are fresh objects, since a kept call shows its own.
+        const allowK: Call = { method: 'allow', args: ['k'], expected: null };
+        const peekK: Call = { method: 'peek', args: ['k'], expected: null };
+        const advance: Call = { method: 'clock.advance', args: [1], expected: null };
+        for (let t = 0; t < SCALE_MS; t++) {
+          // Entries in the window before this millisecond's allows.
+          const before = SCALE_PER_MS * Math.min(t, SCALE_WINDOW - 1);
+          for (let j = 1; j <= SCALE_PER_MS; j++) {
+            allowK.expected = yes(SCALE_LIMIT - before - j, t + SCALE_WINDOW, t);
+            emit(allowK);
+          }
+          if (t % SCALE_PEEK_EVERY_MS === SCALE_PEEK_EVERY_MS - 1) {
+            const used = before + SCALE_PER_MS;
+            peekK.expected =
+              used < SCALE_LIMIT
+                ? yes(SCALE_LIMIT - used - 1, t + SCALE_WINDOW, t)
+                : // Full: the oldest entries in the window were accepted at t - window + 1.
+                  no(0, t + SCALE_WINDOW, t + 1);
+            emit(peekK);
+          }
+          emit(advance);
+        }
+      },
+    },
+    {
+      name: '10^6 keys, then 10^5 calls on new keys',
+      tier: 'follow-up',
+      trap: 'bounded-memory',
+      hint: 'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
+      describe: `${CLASS}(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock); allow("u0") … allow("u${MEMORY_OLD_KEYS - 1}"), ${MEMORY_PER_MS} a ms; clock.advance(${MEMORY_WINDOW}); then allow("v<i>"), peek("w<i>") for i < ${MEMORY_NEW_CALLS / 2}, ${MEMORY_PER_MS} calls a ms`,
+      timeLimitMs: 5000,
+      retainedLimitMb: 2,
+      fixtures: { clock: fakeClock(0) },
+      generate(emit) {
+        emit({ method: CLASS, args: [MEMORY_LIMIT, MEMORY_WINDOW, CLOCK], expected: null });
+        // Call objects changed in place, as in the scale case; each answer is a fresh object.
+        const tick: Call = { method: 'clock.advance', args: [1], expected: null };
+        const call: Call = { method: 'allow', args: [''], expected: null };
+        let t = 0;
+        for (let i = 0; i < MEMORY_OLD_KEYS; i++) {
+          if (i > 0 && i % MEMORY_PER_MS === 0) {
+            emit(tick);
+            t += 1;
+          }
+          call.args[0] = `u${i}`;
+          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          emit(call);
+        }
+        emit({ method: 'clock.advance', args: [MEMORY_WINDOW], expected: null });
+        t += MEMORY_WINDOW;
+        for (let i = 0; i < MEMORY_NEW_CALLS; i++) {
+          if (i > 0 && i % MEMORY_PER_MS === 0) {
+            emit(tick);
+            t += 1;
+          }
+          // Even calls allow a new key; odd ones peek at a key never seen, which must leave nothing.
+          call.method = i % 2 === 0 ? 'allow' : 'peek';
+          call.args[0] = i % 2 === 0 ? `v${i}` : `w${i}`;
+          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          emit(call);
+        }
+      },
+    },
+  ],
+});
