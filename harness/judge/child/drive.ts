@@ -85,8 +85,10 @@ function fieldsMatch(
   tolerance: Record<string, number>,
 ): boolean {
   for (const key in expected) {
-    if (!Object.hasOwn(actual, key)) return false;
-    if (!fieldMatches(expected[key], actual[key], tolerance[key])) return false;
+    const want = expected[key];
+    const got = actual[key];
+    if (want === got && got !== undefined) continue;
+    if (!Object.hasOwn(actual, key) || !fieldMatches(want, got, tolerance[key])) return false;
   }
   return true;
 }

@@ -58,6 +58,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   const ObjectProto = Object.prototype;
   const getProto = Object.getPrototypeOf;
   const keysOf = Object.keys;
+  const hasOwn = Object.hasOwn;
   const isArray = Array.isArray;
   const apply = Reflect.apply;
   const construct = Reflect.construct;
@@ -170,19 +171,23 @@ export function createBridge(global: Record<string, unknown>): Bridge {
           return 2;
         }
       } else if (getProto(value) === ObjectProto) {
-        const keys = keysOf(value as object);
-        if (keys.length <= FLAT) {
-          let flat = true;
-          for (let i = 0; i < keys.length && flat; i++) {
-            const v = (value as Record<string, unknown>)[keys[i] as string];
-            out[2 + 2 * i] = keys[i];
-            out[3 + 2 * i] = v;
-            flat = primitive(v);
+        // for-in with an own check allocates nothing, unlike Object.keys: this runs on every call.
+        let n = 0;
+        let flat = true;
+        for (const key in value as object) {
+          if (!hasOwn(value as object, key)) continue;
+          const v = (value as Record<string, unknown>)[key];
+          if (n === FLAT || !primitive(v)) {
+            flat = false;
+            break;
           }
-          if (flat) {
-            out[1] = keys.length;
-            return 1;
-          }
+          out[2 + 2 * n] = key;
+          out[3 + 2 * n] = v;
+          n++;
+        }
+        if (flat) {
+          out[1] = n;
+          return 1;
         }
       }
     }

@@ -201,6 +201,44 @@ export class LearnerRealm implements Port {
    */
   private readonly ok = { ok: true as const, value: undefined as unknown };
 
+  /** The keys of the last object answer, and a function that builds an object of that shape. */
+  private lastShape: { keys: unknown[]; build: (out: unknown[]) => object } | undefined;
+
+  /**
+   * A function that builds the object the bridge wrote into `out` (n fields). A limiter answers
+   * millions of objects of one shape: an object literal of that shape, compiled once, builds them
+   * several times faster than adding fields one by one.
+   */
+  private shape(n: number): (out: unknown[]) => object {
+    const out = this.out;
+    const last = this.lastShape;
+    if (last && last.keys.length === n) {
+      let same = true;
+      for (let i = 0; i < n && same; i++) same = last.keys[i] === out[2 + 2 * i];
+      if (same) return last.build;
+    }
+    const keys = Array.from({ length: n }, (_, i) => out[2 + 2 * i]);
+    const build = keys.some((key) => key === '__proto__')
+      ? (from: unknown[]): object => {
+          const value = {};
+          for (let i = 0; i < n; i++) {
+            Object.defineProperty(value, String(from[2 + 2 * i]), {
+              value: from[3 + 2 * i],
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          }
+          return value;
+        }
+      : (new Function(
+          'o',
+          `return {${keys.map((key, i) => `${JSON.stringify(key)}: o[${3 + 2 * i}]`).join(', ')}};`,
+        ) as (from: unknown[]) => object);
+    this.lastShape = { keys, build };
+    return build;
+  }
+
   /** Reads the reply the bridge wrote into `out` as a value of the judge's own realm. */
   private read(code: number): Reply {
     const out = this.out;
@@ -208,13 +246,9 @@ export class LearnerRealm implements Port {
       case REPLY.primitive:
         this.ok.value = out[1];
         return this.ok;
-      case REPLY.flatObject: {
-        const value: Record<string, unknown> = {};
-        const n = out[1] as number;
-        for (let i = 0; i < n; i++) value[out[2 + 2 * i] as string] = out[3 + 2 * i];
-        this.ok.value = value;
+      case REPLY.flatObject:
+        this.ok.value = this.shape(out[1] as number)(out);
         return this.ok;
-      }
       case REPLY.flatArray: {
         const n = out[1] as number;
         const value: unknown[] = [];

@@ -1,0 +1,65 @@
+// The learner's realm as the judge sees it: answers come out as copies of the judge's own realm,
+// whatever their shape, and nothing of the judge goes in.
+import { describe, expect, test } from 'vitest';
+import { LearnerRealm } from '../../harness/judge/child/realm.ts';
+
+function realmWith(classSource: string): LearnerRealm {
+  const realm = new LearnerRealm();
+  const loaded = realm.load(
+    `var __kataLearner = (() => { ${classSource}; return { K }; })();`,
+    'learner-bundle.js',
+    'K',
+  );
+  expect(loaded).toEqual({ ok: true });
+  realm.reset(undefined);
+  expect(realm.construct(0, []).ok).toBe(true);
+  return realm;
+}
+
+const value = (realm: LearnerRealm, method: string, args: unknown[] = []): unknown => {
+  const reply = realm.call(0, method, args);
+  if (!reply.ok) throw new Error(reply.error.message);
+  return reply.value;
+};
+
+describe('answers leave the realm as copies', () => {
+  const realm = realmWith(`class K {
+    a(i) { return { allowed: true, remaining: i, resetAt: Infinity, retryAt: -0 }; }
+    b(i) { return { x: i, y: NaN }; }
+    proto() { return JSON.parse('{"__proto__": 5, "ok": 1}'); }
+    nested() { return { deep: { list: [1, 2, { n: null }] } }; }
+    list() { return [1, 'two', null, undefined]; }
+    echo(x) { return x; }
+  }`);
+
+  test('objects of alternating shapes keep their own fields', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(value(realm, 'a', [i])).toEqual({
+        allowed: true,
+        remaining: i,
+        resetAt: Infinity,
+        retryAt: -0,
+      });
+      expect(Object.is((value(realm, 'a', [i]) as { retryAt: number }).retryAt, -0)).toBe(true);
+      expect(value(realm, 'b', [i])).toEqual({ x: i, y: NaN });
+    }
+  });
+
+  test('a field named __proto__ stays a field, and the copy is a plain object of the judge', () => {
+    const copy = value(realm, 'proto') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toBe(5);
+    expect(copy.ok).toBe(1);
+  });
+
+  test('nested values and arrays come out whole', () => {
+    const nested = value(realm, 'nested') as { deep: { list: unknown[] } };
+    expect(nested).toEqual({ deep: { list: [1, 2, { n: null }] } });
+    expect(nested.deep.list).toBeInstanceOf(Array);
+    expect(value(realm, 'list')).toEqual([1, 'two', null, undefined]);
+  });
+
+  test('object arguments are rebuilt inside the realm', () => {
+    expect(value(realm, 'echo', [{ a: [1, Infinity] }])).toEqual({ a: [1, Infinity] });
+  });
+});
