@@ -183,4 +183,18 @@ describe('untrusted learner code', () => {
     expect(report.cases.every((c) => c.status === 'skipped')).toBe(true);
     expect(report.verdict).toBe('time-limit-exceeded');
   });
+
+  test('follow-ups can be picked; the others are skipped and the verdict stands', async () => {
+    const report = await judge({
+      problem,
+      solutionFile: problem.referenceFile,
+      followUps: (info) => info.trap === 'custom-window',
+    });
+    expect(report.verdict).toBe('accepted');
+    const followUps = report.cases.filter((c) => c.tier === 'follow-up');
+    expect(followUps.filter((c) => c.status === 'passed').map((c) => c.trap)).toEqual([
+      'custom-window',
+    ]);
+    expect(followUps.filter((c) => c.status === 'skipped').length).toBe(followUps.length - 1);
+  });
 });

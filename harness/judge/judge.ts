@@ -24,6 +24,8 @@ export interface JudgeOptions {
   budgetMs?: number;
   /** Reuse the child process in this slot, and leave it there for the next problem. */
   slot?: SessionSlot;
+  /** Runs only the follow-ups this accepts (all by default); the others are reported skipped. */
+  followUps?: (info: CaseInfo) => boolean;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -179,7 +181,9 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   for (const info of cases) {
     if (info.tier === 'follow-up') decide();
     let result: CaseResult;
-    if (spentMs >= budget) {
+    if (info.tier === 'follow-up' && options.followUps && !options.followUps(info)) {
+      result = blank(info, 'skipped', 'not run: not asked for');
+    } else if (spentMs >= budget) {
       result = blank(
         info,
         'skipped',
