@@ -96,6 +96,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   let dropped = 0;
   const show = (value: unknown): string => {
     if (typeof value === 'string') return value;
+    if (typeof value === 'function') return '[Function]';
     try {
       const text = stringify(value, (_key, v: unknown) =>
         typeof v === 'bigint' ? `${toText(v)}n` : typeof v === 'function' ? '[Function]' : v,
