@@ -7,6 +7,8 @@
 //  2. `grade` over every problem with the references as solutions, against a bare `vitest run` of one
 //     trivial test in this repo: the floor any judge built on this stack pays.
 //  3. Watch mode: from saving the stub to the verdict on example and core cases.
+//  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
+//  counts verdicts that flip (scripts/bench-load.ts).
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { readExpectation } from '../harness/judge/expectation.ts';
 import type { CaseInfo } from '../harness/judge/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
+import { isLoadRun, loadMain } from './bench-load.ts';
 import { copyRepo } from './lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;
@@ -215,7 +218,13 @@ async function benchWatch(): Promise<void> {
   );
 }
 
-const only = process.argv[2];
-if (!only || only === 'limits') await benchLimits();
-if (!only || only === 'grade') benchGrade();
-if (!only || only === 'watch') await benchWatch();
+const args = process.argv.slice(2);
+if (isLoadRun(args)) {
+  // 4. `--load`: verdicts under a saturated CPU, many grades at once (scripts/bench-load.ts).
+  process.exitCode = await loadMain(args);
+} else {
+  const only = args[0];
+  if (!only || only === 'limits') await benchLimits();
+  if (!only || only === 'grade') benchGrade();
+  if (!only || only === 'watch') await benchWatch();
+}

@@ -25,6 +25,8 @@ export const LOAD_DEADLINE_MS = 4000;
 /** Wall time allowed per ms of CPU deadline, plus a constant: only for a child that gets no CPU. */
 const WALL_FACTOR = 10;
 const WALL_EXTRA_MS = 2000;
+/** And never less than this: a starved child of a case with a small limit is not a runaway. */
+const WALL_FLOOR_MS = 15_000;
 /** Linux reports CPU time in clock ticks of 10 ms. */
 const MS_PER_TICK = 10;
 /** Output kept from learner code; beyond this it is dropped. */
@@ -144,7 +146,10 @@ export class ChildSession {
   private arm(limitMs: number): () => void {
     const pid = this.child.pid;
     const cpuStartMs = pid === undefined ? undefined : cpuTimeMs(pid);
-    const wallMs = cpuStartMs === undefined ? limitMs : limitMs * WALL_FACTOR + WALL_EXTRA_MS;
+    const wallMs =
+      cpuStartMs === undefined
+        ? limitMs
+        : Math.max(WALL_FLOOR_MS, limitMs * WALL_FACTOR + WALL_EXTRA_MS);
     const wall = setTimeout(() => this.kill({ why: 'timeout' }), wallMs);
     this.spentMs = 0;
     this.deadline =

@@ -1,0 +1,154 @@
+// The pure parts of `npm run bench -- --load`: its arguments, and what counts as a flip. The run
+// itself takes minutes on a saturated machine, and is not repeated here.
+import { describe, expect, test } from 'vitest';
+import {
+  backstopShare,
+  caughtBySkipOnly,
+  describeExpected,
+  flipOf,
+  formatCase,
+  formatTable,
+  isLoadRun,
+  parseLoadArgs,
+  wallBackstopMs,
+  type GradedCase,
+  type GradeReport,
+} from '../../scripts/bench-load.ts';
+
+describe('arguments', () => {
+  test('defaults: 20 rounds, 8 grades at once, every problem', () => {
+    expect(parseLoadArgs(['--load'])).toEqual({ rounds: 20, concurrency: 8, only: [] });
+  });
+
+  test('rounds, concurrency and a list of problems', () => {
+    expect(
+      parseLoadArgs(['--load', '--rounds', '3', '--concurrency=4', '--only', '933, token-bucket']),
+    ).toEqual({ rounds: 3, concurrency: 4, only: ['933', 'token-bucket'] });
+  });
+
+  test.each([
+    [['--load', '--rounds', '0'], '--rounds must be a positive integer'],
+    [['--load', '--concurrency', '-2'], /concurrency/],
+    [['--load', '--rounds', '1.5'], '--rounds must be a positive integer'],
+    [['--load', '--only', ','], '--only names no problem'],
+    [['--load', 'extra'], 'unexpected argument "extra"'],
+    [['--load', '--fast'], /fast/],
+  ])('%j is refused', (argv, message) => {
+    expect(() => parseLoadArgs(argv)).toThrow(message);
+  });
+
+  test('only --load (or a grade of the load run) leaves the other sections alone', () => {
+    expect(isLoadRun(['--load', '--rounds', '1'])).toBe(true);
+    expect(isLoadRun(['--rounds', '1', '--load'])).toBe(true);
+    expect(isLoadRun(['--load-worker', 'dir', 'file.ts'])).toBe(true);
+    expect(isLoadRun([])).toBe(false);
+    expect(isLoadRun(['limits'])).toBe(false);
+  });
+});
+
+const graded = (
+  name: string,
+  trap: string | null,
+  status: GradedCase['status'],
+  extra: Partial<GradedCase> = {},
+): GradedCase => ({ name, trap, status, ms: 3, wallMs: 9, ...extra });
+
+const report = (verdict: GradeReport['verdict'], cases: GradedCase[]): GradeReport => ({
+  verdict,
+  ms: 1000,
+  cases,
+});
+
+describe('flips', () => {
+  const reference = { verdict: 'accepted' as const, trap: null };
+  const scale = { verdict: 'accepted' as const, trap: 'scale' };
+
+  test('a reference must be accepted with every case passed', () => {
+    const passing = [graded('example', null, 'passed'), graded('big', 'scale', 'passed')];
+    expect(flipOf(reference, report('accepted', passing))).toBeUndefined();
+    // A follow-up that times out leaves the verdict accepted, and is still a flip.
+    const slow = graded('big', 'scale', 'time-limit-exceeded', { ms: 3250 });
+    const flip = flipOf(reference, report('accepted', [passing[0]!, slow]));
+    expect(flip).toEqual({ got: 'accepted, 1 case(s) not passed', cases: [slow] });
+    expect(flipOf(reference, report('wrong-answer', [graded('a', 'x', 'failed')]))?.got).toBe(
+      'wrong-answer, 1 case(s) not passed',
+    );
+  });
+
+  test('a wrong file must get its verdict, with a case of its trap not passed', () => {
+    const caught = [
+      graded('example', null, 'passed'),
+      graded('big', 'scale', 'time-limit-exceeded'),
+    ];
+    expect(flipOf(scale, report('accepted', caught))).toBeUndefined();
+    // Any status but passed catches it, another trap's failure does not.
+    const failed = [graded('big', 'scale', 'failed')];
+    expect(flipOf(scale, report('accepted', failed))).toBeUndefined();
+    const elsewhere = [graded('big', 'scale', 'passed'), graded('other', 'idle', 'failed')];
+    expect(flipOf(scale, report('accepted', elsewhere))).toEqual({
+      got: 'accepted, scale not caught',
+      cases: elsewhere,
+    });
+  });
+
+  test('a trap case skipped for the budget still counts as caught, a wrong verdict does not', () => {
+    const skipped = graded('big', 'scale', 'skipped', { message: "the problem's 6 s budget" });
+    expect(flipOf(scale, report('accepted', [skipped]))).toBeUndefined();
+    const wrongVerdict = [graded('core', 'idle', 'time-limit-exceeded'), skipped];
+    expect(flipOf(scale, report('time-limit-exceeded', wrongVerdict))).toEqual({
+      got: 'time-limit-exceeded, scale caught',
+      cases: wrongVerdict,
+    });
+  });
+
+  test('what a flip prints', () => {
+    expect(describeExpected({ verdict: 'accepted', trap: null })).toBe(
+      'accepted, every case passed',
+    );
+    expect(describeExpected({ verdict: 'wrong-answer', trap: 'idle' })).toBe(
+      'wrong-answer, caught by idle',
+    );
+    const c = graded('big', 'scale', 'time-limit-exceeded', {
+      ms: 3250,
+      wallMs: 34_000,
+      message: 'no answer within 2000 ms (stopped after 3250 ms)\nmore',
+    });
+    expect(formatCase(c)).toBe(
+      'big [scale]: time-limit-exceeded, 3250 ms CPU, 34000 ms wall (no answer within 2000 ms (stopped after 3250 ms))',
+    );
+    expect(formatCase(graded('ex', null, 'failed'))).toBe(
+      'ex [no trap]: failed, 3 ms CPU, 9 ms wall',
+    );
+  });
+
+  test('the table lines up one row per problem', () => {
+    const lines = formatTable([
+      { problem: '933-number-of-recent-calls', solutions: 8, grades: 160, flips: 0 },
+      { problem: 'token-bucket', solutions: 17, grades: 340, flips: 2 },
+    ]);
+    expect(lines).toEqual([
+      'problem                    solutions    grades     flips',
+      '933-number-of-recent-calls         8       160         0',
+      'token-bucket                      17       340         2',
+    ]);
+  });
+});
+
+test('a catch that rests on a skipped case is told apart', () => {
+  const scale = { verdict: 'accepted' as const, trap: 'scale' };
+  const skipped = graded('big', 'scale', 'skipped');
+  expect(caughtBySkipOnly(scale, report('accepted', [skipped]))).toBe(true);
+  const failed = graded('bigger', 'scale', 'time-limit-exceeded');
+  expect(caughtBySkipOnly(scale, report('accepted', [skipped, failed]))).toBe(false);
+  expect(caughtBySkipOnly(scale, report('accepted', [graded('big', 'scale', 'passed')]))).toBe(
+    false,
+  );
+  expect(caughtBySkipOnly({ verdict: 'accepted', trap: null }, report('accepted', []))).toBe(false);
+});
+
+test('how near a case stopped for time came to the wall backstop', () => {
+  expect(wallBackstopMs(3250)).toBe(34_500);
+  const stopped = graded('big', 'scale', 'time-limit-exceeded', { ms: 3250, wallMs: 17_250 });
+  expect(backstopShare(stopped)).toBe(0.5);
+  expect(backstopShare(graded('big', 'scale', 'passed', { ms: 3250 }))).toBeUndefined();
+});
