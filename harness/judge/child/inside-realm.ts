@@ -85,6 +85,8 @@ export function createBridge(global: Record<string, unknown>): Bridge {
 
   let Learner: unknown;
   let instances: unknown[] = [];
+  let checkedInstance: unknown;
+  let checkedMethod = '';
   const factories: Record<string, (...args: unknown[]) => unknown> = Object.create(null);
   let fixtures: Record<
     string,
@@ -274,6 +276,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     reset() {
       instances = [];
+      checkedInstance = undefined;
       fixtures = Object.create(null);
     },
     makeFixture(name, key, argsJson) {
@@ -317,8 +320,13 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     callPlain(target, method, count, a, b) {
       try {
         const instance = instances[target] as Record<string, (...args: unknown[]) => unknown>;
-        if (typeof instance?.[method] !== 'function') {
-          return this.call(target, method, '', ...[a, b].slice(0, count));
+        // The same method of the same instance, call after call: it was checked the first time.
+        if (instance !== checkedInstance || method !== checkedMethod) {
+          if (typeof instance?.[method] !== 'function') {
+            return this.call(target, method, '', ...[a, b].slice(0, count));
+          }
+          checkedInstance = instance;
+          checkedMethod = method;
         }
         // Called as a method, not through apply: the learner's method sees itself called normally.
         const self = instance as { [key: string]: (...args: unknown[]) => unknown };
@@ -353,6 +361,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     dropInstances() {
       instances = [];
+      checkedInstance = undefined;
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');

@@ -290,7 +290,8 @@ export class LearnerRealm implements Port {
   call(target: number, method: string, args: readonly unknown[]): Reply {
     const count = args.length;
     if (count <= 2) {
-      const [a, b] = args;
+      const a = args[0];
+      const b = args[1];
       if (isPrimitive(a) && isPrimitive(b)) {
         return this.read(this.bridge.callPlain(target, method, count, a, b));
       }
