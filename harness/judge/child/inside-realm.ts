@@ -85,7 +85,9 @@ export function createBridge(global: Record<string, unknown>): Bridge {
 
   let Learner: unknown;
   let instances: unknown[] = [];
-  let checkedInstance: unknown;
+  // The instance and method callPlain last checked; NONE matches no instance, not even a missing one.
+  const NONE = {};
+  let checkedInstance: unknown = NONE;
   let checkedMethod = '';
   const factories: Record<string, (...args: unknown[]) => unknown> = Object.create(null);
   let fixtures: Record<
@@ -276,7 +278,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     reset() {
       instances = [];
-      checkedInstance = undefined;
+      checkedInstance = NONE;
       fixtures = Object.create(null);
     },
     makeFixture(name, key, argsJson) {
@@ -361,7 +363,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     dropInstances() {
       instances = [];
-      checkedInstance = undefined;
+      checkedInstance = NONE;
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');
