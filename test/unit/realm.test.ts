@@ -59,6 +59,26 @@ describe('answers leave the realm as copies', () => {
     expect(value(realm, 'list')).toEqual([1, 'two', null, undefined]);
   });
 
+  test('an answer read by the fields expected: only those, and a missing one stays missing', () => {
+    const asked = ['allowed', 'remaining', 'resetAt', 'retryAt'];
+    const full = realm.callExpecting(0, 'a', [7], asked);
+    expect(full.ok && full.value).toEqual({
+      allowed: true,
+      remaining: 7,
+      resetAt: Infinity,
+      retryAt: -0,
+    });
+    const lacking = realm.callExpecting(0, 'b', [1], ['x', 'z']);
+    expect(lacking.ok && lacking.value).toEqual({ x: 1 });
+    expect(lacking.ok && Object.hasOwn(lacking.value as object, 'z')).toBe(false);
+    // Not an object, or fields that are objects: answered whole, as usual.
+    expect(realm.callExpecting(0, 'list', [], ['x'])).toMatchObject({
+      value: [1, 'two', null, undefined],
+    });
+    const nested = realm.callExpecting(0, 'nested', [], ['deep']);
+    expect(nested.ok && nested.value).toEqual({ deep: { list: [1, 2, { n: null }] } });
+  });
+
   test('object arguments are rebuilt inside the realm', () => {
     expect(value(realm, 'echo', [{ a: [1, Infinity] }])).toEqual({ a: [1, Infinity] });
   });

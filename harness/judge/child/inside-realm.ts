@@ -20,6 +20,8 @@ export const REPLY = {
   json: 3,
   /** out[1] is name, out[2] message, out[3] stack, out[4] whether it was an Error. */
   threw: 4,
+  /** As flatObject, but some fields the judge asked for are missing (their value is `missing`). */
+  flatObjectLacking: 6,
 } as const;
 
 /** Fields or items a reply carries in slots; larger answers travel as text. */
@@ -41,7 +43,29 @@ export interface Bridge {
   construct(target: number, kinds: string, ...args: unknown[]): number;
   call(target: number, method: string, kinds: string, ...args: unknown[]): number;
   /** The hot path: a call with one or two primitive arguments (or none: pass `count`). */
-  callPlain(target: number, method: string, count: number, a: unknown, b: unknown): number;
+  callPlain(
+    target: number,
+    method: string,
+    count: number,
+    a: unknown,
+    b: unknown,
+    fields?: number,
+  ): number;
+  /**
+   * callPlain for a call whose answer should be an object with the `fields` keys the judge wrote
+   * into out[2 + 2i]: only those fields are read (a missing one as `missing`) and answered as a
+   * flat object; any other answer is answered as usual.
+   */
+  callFields(
+    target: number,
+    method: string,
+    count: number,
+    a: unknown,
+    b: unknown,
+    fields: number,
+  ): number;
+  /** Stands for a field the answer does not have; the judge compares it by identity only. */
+  missing: object;
   fixtureCall(name: string, method: string, kinds: string, ...args: unknown[]): number;
   status(): string;
   dropInstances(): void;
@@ -81,6 +105,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   defineProperty(global, 'Error', { value: BaseError, writable: false, configurable: false });
 
   const out: unknown[] = [];
+  const MISSING = freeze({});
   for (let i = 0; i < SLOTS; i++) out.push(0);
 
   let Learner: unknown;
@@ -210,6 +235,25 @@ export function createBridge(global: Record<string, unknown>): Bridge {
           : text;
     return 3;
   };
+  /** The fields the judge asked for, read by name: no walk over the answer's keys. */
+  const replyFields = (answer: unknown, fields: number): number => {
+    if (typeof answer !== 'object' || answer === null || isArray(answer)) return reply(answer);
+    let lacking = false;
+    for (let i = 0; i < fields; i++) {
+      const key = out[2 + 2 * i] as string;
+      const v = (answer as Record<string, unknown>)[key];
+      if (v === undefined && !hasOwn(answer, key)) {
+        out[3 + 2 * i] = MISSING;
+        lacking = true;
+      } else if (primitive(v)) {
+        out[3 + 2 * i] = v;
+      } else {
+        return reply(answer);
+      }
+    }
+    out[1] = fields;
+    return lacking ? 6 : 1;
+  };
   const threw = (error: unknown): number => {
     let isError = false;
     let name = '';
@@ -254,6 +298,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
 
   return {
     out,
+    missing: MISSING,
     load(exportsName, errorName, className) {
       try {
         const failure = global[errorName] as { e: unknown } | undefined;
@@ -319,7 +364,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
         return threw(error);
       }
     },
-    callPlain(target, method, count, a, b) {
+    callPlain(target, method, count, a, b, fields = -1) {
       try {
         const instance = instances[target] as Record<string, (...args: unknown[]) => unknown>;
         // The same method of the same instance, call after call: it was checked the first time.
@@ -332,12 +377,16 @@ export function createBridge(global: Record<string, unknown>): Bridge {
         }
         // Called as a method, not through apply: the learner's method sees itself called normally.
         const self = instance as { [key: string]: (...args: unknown[]) => unknown };
-        return reply(
-          count === 0 ? self[method]!() : count === 1 ? self[method]!(a) : self[method]!(a, b),
-        );
+        const answer =
+          count === 0 ? self[method]!() : count === 1 ? self[method]!(a) : self[method]!(a, b);
+        return fields < 0 ? reply(answer) : replyFields(answer, fields);
       } catch (error) {
         return threw(error);
       }
+    },
+    callFields(target, method, count, a, b, fields) {
+      const code = this.callPlain(target, method, count, a, b, fields);
+      return code;
     },
     fixtureCall(name, method, kinds, ...args) {
       try {

@@ -23,6 +23,16 @@ export interface Port {
   reset(fixtures: Record<string, FixtureSpec> | undefined): void;
   construct(target: number, args: readonly unknown[]): Reply;
   call(target: number, method: string, args: readonly unknown[]): Reply;
+  /**
+   * Optional: call() for an answer expected to be an object with these fields; only they need be
+   * read (an answer that lacks one may come back without it).
+   */
+  callExpecting?(
+    target: number,
+    method: string,
+    args: readonly unknown[],
+    fields: readonly string[],
+  ): Reply;
   /** Whether `name` is one of the fixtures the last reset created. */
   hasFixture(name: string): boolean;
   fixtureCall(name: string, method: string, args: readonly unknown[]): Reply;

@@ -4,7 +4,7 @@
 // judge talks to it only through the bridge (inside-realm.ts), in primitives.
 import vm from 'node:vm';
 import type { FixtureSpec } from '../../suite.ts';
-import { createBridge, REPLY, TAG, type Bridge } from './inside-realm.ts';
+import { createBridge, FLAT_MAX, REPLY, TAG, type Bridge } from './inside-realm.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
 
 /**
@@ -113,6 +113,8 @@ export class LearnerRealm implements Port {
   private readonly context: vm.Context;
   private readonly bridge: Bridge;
   private readonly out: unknown[];
+  /** The bridge's marker for a field an answer lacks: compared by identity, never looked into. */
+  private readonly missing: object;
   /** Fixture factories compiled in the realm, by their source. */
   private readonly factoryKeys = new Map<string, string>();
 
@@ -129,6 +131,7 @@ export class LearnerRealm implements Port {
       this.context,
     ) as Bridge;
     this.out = this.bridge.out;
+    this.missing = this.bridge.missing;
     // Compiled before the learner's code exists, so nothing of theirs can stand in for them.
     for (const fixtureSource of new Set(fixtureSources)) {
       const key = `f${this.factoryKeys.size}`;
@@ -249,6 +252,13 @@ export class LearnerRealm implements Port {
       case REPLY.flatObject:
         this.ok.value = this.shape(out[1] as number)(out);
         return this.ok;
+      case REPLY.flatObjectLacking: {
+        const value = this.shape(out[1] as number)(out) as Record<string, unknown>;
+        // A field the answer lacks came back as the bridge's marker: the copy lacks it too.
+        for (const key in value) if (value[key] === this.missing) delete value[key];
+        this.ok.value = value;
+        return this.ok;
+      }
       case REPLY.flatArray: {
         const n = out[1] as number;
         const value: unknown[] = [];
@@ -298,6 +308,23 @@ export class LearnerRealm implements Port {
     }
     const { kinds, values } = this.encode(args);
     return this.read(this.bridge.call(target, method, kinds, ...values));
+  }
+
+  callExpecting(
+    target: number,
+    method: string,
+    args: readonly unknown[],
+    fields: readonly string[],
+  ): Reply {
+    const count = args.length;
+    const a = args[0];
+    const b = args[1];
+    if (count > 2 || fields.length > FLAT_MAX || !isPrimitive(a) || !isPrimitive(b)) {
+      return this.call(target, method, args);
+    }
+    const out = this.out;
+    for (let i = 0; i < fields.length; i++) out[2 + 2 * i] = fields[i];
+    return this.read(this.bridge.callFields(target, method, count, a, b, fields.length));
   }
 
   hasFixture(name: string): boolean {

@@ -61,7 +61,11 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     status: 'passed',
     ms: 0,
   };
-  const equals = ctx.suite.equals ?? answerEquals(ctx.suite.fieldTolerance);
+  const own = ctx.suite.equals;
+  // A suite's own comparison may look at every field of an answer: say so, so that it gets them.
+  const equals: Equals = own
+    ? Object.assign((expected: unknown, actual: unknown) => own(expected, actual), { custom: true })
+    : answerEquals(ctx.suite.fieldTolerance);
   if (!isFixed(c) && !isGenerated(c)) return runProperty(c, ctx, base, equals);
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
