@@ -19,6 +19,15 @@ export function visibleLength(text: string): number {
   return stripAnsi(text).length;
 }
 
+/**
+ * A table cell exactly `width` columns wide: the text padded, or cut with an ellipsis when it is
+ * longer (a space left before the ellipsis is dropped: "Sliding Window Log…", not "Log …").
+ */
+export function fitCell(text: string, width: number): string {
+  if (text.length <= width) return text.padEnd(width);
+  return `${text.slice(0, width - 1).trimEnd()}…`.padEnd(width);
+}
+
 /** Cuts a word after `columns` visible characters; colour codes stay with the text they precede. */
 function cut(word: string, columns: number): [string, string] {
   let i = 0;

@@ -14,19 +14,18 @@ import {
   paintVerdict,
   VERDICT_LABEL,
 } from '../../harness/terminal/report.ts';
+import { fitCell } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
-const fit = (text: string, width: number): string =>
-  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-
 function tableRow(cells: string[], widths: number[]): string {
   return cells
-    .map((cell, i) => fit(cell, widths[i] as number))
+    .map((cell, i) => fitCell(cell, widths[i] as number))
     .join(' ')
     .trimEnd();
 }
 
+/** Problem, title, level, verdict, cases, follow-ups, time: an id or title too long is cut with "…". */
 const WIDTHS = [12, 20, 6, 21, 5, 5, 5];
 
 /** Marks an accepted verdict reached with hints; explained under the table. */
@@ -53,7 +52,7 @@ function table(
       ' '.repeat((WIDTHS[3] as number) - label.length);
     // Padded to its full width: a row's trailing spaces are trimmed, but these come before the verdict.
     const before = [problem.id, problem.title, problem.difficulty]
-      .map((cell, i) => fit(cell, WIDTHS[i] as number))
+      .map((cell, i) => fitCell(cell, WIDTHS[i] as number))
       .join(' ');
     const after = tableRow(
       [

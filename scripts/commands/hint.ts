@@ -60,7 +60,13 @@ export function showNextHint(problem: Problem, io: IO, again = `npm run hint ${p
   if (solved) {
     out.push(io.style.dim('You have solved this one: every hint is shown, and none is counted.'));
   } else if (left > 0) {
-    out.push(io.style.dim(`${left} more to come: ${again} again for the next one.`));
+    const oneLine = `${left} more to come: ${again} again for the next one.`;
+    // A long id (the design track's) makes that too wide: what to run goes on a line of its own.
+    const more =
+      oneLine.length <= WIDTH
+        ? oneLine
+        : `${left} more to come:\n  ${again} again for the next one.`;
+    out.push(...wrap(more, WIDTH, '  ').split('\n').map(io.style.dim));
   } else {
     out.push(
       wrap(

@@ -6,15 +6,20 @@ import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
 import { hintCount } from './hint.ts';
 
-/** Where the status column starts: the columns before it are as wide as the longest entries. */
-const STATUS_COLUMN = 3 + 13 + 32 + 7;
+/** Column widths, each with the space after it: number, problem, title and level. */
+const NUMBER = 3;
+const ID = 13;
+const TITLE = 32;
+const LEVEL = 7;
+/** Where the status column starts. */
+const STATUS_COLUMN = NUMBER + ID + TITLE + LEVEL;
 
 export async function list(argv: string[], io: IO): Promise<number> {
   parse(argv, {});
   const progress = loadProgress(io.err);
   io.out(
     io.style.bold(
-      `${'#'.padEnd(3)}${'problem'.padEnd(13)}${'title'.padEnd(32)}${'level'.padEnd(7)}status`,
+      `${'#'.padEnd(NUMBER)}${'problem'.padEnd(ID)}${'title'.padEnd(TITLE)}${'level'.padEnd(LEVEL)}status`,
     ),
   );
   loadProblems().forEach((problem, i) => {
@@ -31,7 +36,14 @@ export async function list(argv: string[], io: IO): Promise<number> {
           : io.style.yellow(
               `${VERDICT_LABEL[mine.bestVerdict]} · ${mine.attempts} attempts${hints}`,
             );
-    const row = `${String(i + 1).padEnd(3)}${problem.id.padEnd(13)}${problem.title.padEnd(32)}${problem.difficulty.padEnd(7)}${status}`;
+    const number = String(i + 1).padEnd(NUMBER);
+    const rest = `${problem.title.padEnd(TITLE)}${problem.difficulty.padEnd(LEVEL)}${status}`;
+    // The id is what the learner types, so it is never cut: one too long for its column (the
+    // design track's) has the line to itself, and the row goes on below, under the title column.
+    const row =
+      problem.id.length < ID
+        ? `${number}${problem.id.padEnd(ID)}${rest}`
+        : `${number}${problem.id}\n${' '.repeat(NUMBER + ID)}${rest}`;
     // A long status goes on under itself rather than past the 80th column.
     io.out(wrap(row, WIDTH, ' '.repeat(STATUS_COLUMN)));
   });

@@ -51,7 +51,8 @@ describe('resolveProblem', () => {
     expect(() => resolveProblem(problems, '93')).toThrow(
       new UsageError(
         'Unknown problem "93". Did you mean 933 (number-of-recent-calls)? ' +
-          'Known problems: 933, 362, 346, 359, 1352, token-bucket.',
+          'Known problems: 933, 362, 346, 359, 1352, token-bucket, fixed-window-limiter, ' +
+          'sliding-window-log-limiter, sliding-window-counter-limiter.',
       ),
     );
   });

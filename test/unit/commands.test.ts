@@ -56,9 +56,13 @@ describe('list', () => {
     const io = captureIO();
     expect(await list([], io)).toBe(0);
     expect(io.stdout[0]).toMatch(/^# +problem +title +level +status$/);
-    const rows = io.stdout.slice(1, 7);
+    const rows = io.stdout.slice(1, 10);
     expect(rows.map((r) => r.split(/\s+/)[1])).toEqual(problems.map((p) => p.id));
     expect(rows[0]).toMatch(/^1 +933 +Number of Recent Calls +Easy +not started$/);
+    // An id too long for its column has the line to itself; the row goes on under the title.
+    expect(rows[8]).toMatch(
+      /^9 +sliding-window-counter-limiter\n {16}Sliding Window Counter +Hard +not started$/,
+    );
     expect(io.stdout.at(-1)).toContain('Start with: npm run kata');
     expect(io.stderr).toEqual([]);
   });

@@ -138,9 +138,9 @@ describe('progress', () => {
     expect(code).toBe(0);
     expect(io.stdout.slice(0, 2)).toEqual([
       [
-        'Solved 1/6 · follow-ups passed 3/7',
+        'Solved 1/9 · follow-ups passed 3/7',
         'Hints used: 3 · solutions looked at: 1 (1 before solving)',
-        'Quizzes: 1/6 taken · best scores 5/6 · latest 4',
+        'Quizzes: 1/9 taken · best scores 5/6 · latest 4',
         'First activity 2026-01-01 08:00 UTC · last 2026-01-05 07:00 UTC',
       ].join('\n'),
       '',
@@ -151,9 +151,14 @@ describe('progress', () => {
     expect(out).toMatch(/^362 +Design Hit Counter +Wrong Answer +4 +1\/4 +1 +-$/m);
     expect(out).toMatch(/^346 +Moving Average from… not started$/m);
     expect(out).toMatch(/^token-bucket +Token Bucket +not started$/m);
+    expect(out).toMatch(/^sliding-win… Sliding Window Log… +not started$/m);
     expect(out).toContain('Also recorded, not in this ladder: old-problem');
-    const rows = io.stdout.filter((line) => /^(\d+|token-bucket) /.test(line));
-    expect(rows.map((row) => row.split(' ')[0])).toEqual(problems.map((p) => p.id));
+    // An id longer than its column (12) is cut with an ellipsis.
+    const shownId = (id: string): string => (id.length > 12 ? `${id.slice(0, 11)}…` : id);
+    const rows = io.stdout.filter((line) =>
+      /^(\d+|token-bucket|fixed-windo…|sliding-win…) /.test(line),
+    );
+    expect(rows.map((row) => row.split(' ')[0])).toEqual(problems.map((p) => shownId(p.id)));
     expectNarrow(io.stdout);
     expect(io.stderr).toEqual([]);
   });
