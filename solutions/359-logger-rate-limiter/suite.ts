@@ -219,7 +219,7 @@ export default defineSuite({
       trap: 'bounded-memory',
       hint: 'Follow-up: the logger runs for a long time and most messages are never seen again. What it keeps should be bounded by the messages of the last ten seconds, and forgetting the rest must stay cheap.',
       describe: `Logger(), then message #i (6 digits) at second floor(i / ${RATE}) for i = 0 … ${MESSAGES - 1}; once a second, message #i - ${9 * RATE} again (9 s after it printed) and #i - ${10 * RATE} (10 s after)`,
-      timeLimitMs: 2500,
+      timeLimitMs: 5000,
       retainedLimitMb: 2,
       generate(emit) {
         emit({ method: 'Logger', args: [], expected: null });

@@ -253,7 +253,7 @@ export default defineSuite({
       trap: 'bounded-memory',
       hint: 'Follow-up: traffic can be enormous. What the counter keeps should be bounded by the window, however many hits arrive in it.',
       describe: `HitCounter(), then 10^5 × hit(s) and getHits(s) for s = 1, 2, …, ${MEMORY_SECONDS}`,
-      timeLimitMs: 1000,
+      timeLimitMs: 2500,
       retainedLimitMb: 0.5,
       generate(emit) {
         emit({ method: 'HitCounter', args: [], expected: null });
