@@ -139,7 +139,7 @@ export default defineSuite({
       trap: 'scale',
       hint: 'Follow-up: a million pings stay in the window. Removing the oldest must cost O(1), whatever the queue length; some built-in array methods do not.',
       describe: `RecentCounter(${SCALE_WINDOW}), then ping(1), ping(2), …, ping(${SCALE_PINGS})`,
-      timeLimitMs: 3000,
+      timeLimitMs: 4000,
       generate(emit) {
         emit({ method: 'RecentCounter', args: [SCALE_WINDOW], expected: null });
         const call = { method: 'ping', args: [0], expected: 0 };

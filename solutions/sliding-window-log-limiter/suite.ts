@@ -626,7 +626,7 @@ export default defineSuite({
       trap: 'bounded-memory',
       hint: 'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
       describe: `${CLASS}(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock); allow("u0") … allow("u${MEMORY_OLD_KEYS - 1}"), ${MEMORY_PER_MS} a ms; clock.advance(${MEMORY_WINDOW}); then allow("v<i>"), peek("w<i>") for i < ${MEMORY_NEW_CALLS / 2}, ${MEMORY_PER_MS} calls a ms`,
-      timeLimitMs: 5000,
+      timeLimitMs: 6000,
       retainedLimitMb: 2,
       fixtures: { clock: fakeClock(0) },
       generate(emit) {

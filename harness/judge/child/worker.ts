@@ -53,9 +53,11 @@ class Problem {
     const code = readFileSync(request.runner, 'utf8');
     // The runner is the judge's own code: it runs in this realm, with Node's require for its imports.
     // Strict, like all judge code: a stack's call sites then never hand out a judge function or `this`.
-    const run = vm.compileFunction(`"use strict";${code}`, ['require'], {
+    // A Script, not compileFunction: V8 caches a script's compilation by its source, so a child
+    // that opens the same problem again (watch mode) does not compile its runner again.
+    const run = new vm.Script(`(function (require) {"use strict";${code}\n})`, {
       filename: request.runner,
-    });
+    }).runInThisContext() as (require: NodeJS.Require) => void;
     run(createRequire(request.runner));
     const holder = globalThis as Record<string, unknown>;
     this.runner = holder[RUNNER_GLOBAL] as ContextRunner;
@@ -100,6 +102,7 @@ class Problem {
 }
 
 let current: Problem | undefined;
+let watching = false;
 
 /** Answers one message from the parent. */
 export function handleMessage(message: ParentMessage): void {
@@ -107,6 +110,9 @@ export function handleMessage(message: ParentMessage): void {
     case 'open':
       current = new Problem(message);
       send({ type: 'cases', cases: current.runner.cases });
+      // Started once the child has answered, so that its start-up is not on the first verdict's path.
+      if (!watching) setImmediate(watchParent);
+      watching = true;
       break;
     case 'load':
       if (current) send(current.load(message.code, message.libraries ?? []));
@@ -142,5 +148,4 @@ export function serveParent(): void {
   process.on('unhandledRejection', () =>
     console.error('a promise in the solution was rejected and nothing handled it'),
   );
-  watchParent();
 }
