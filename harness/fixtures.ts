@@ -7,22 +7,26 @@ import type { FixtureSpec } from './suite.ts';
  * `clock.set(ms)` and `clock.advance(ms)`, backwards too. Every row of the call table shows its time.
  */
 export function fakeClock(startMs = 0): FixtureSpec {
-  return {
-    args: [startMs],
-    source: String(function makeClock(start: number) {
-      let time = start;
-      const handle = Object.freeze({ now: () => time });
-      const control = {
-        set(ms: number) {
-          time = ms;
-          return null;
-        },
-        advance(ms: number) {
-          time += ms;
-          return null;
-        },
-      };
-      return { handle, control, status: () => `t=${time}` };
-    }),
+  return { args: [startMs], source: String(makeClock) };
+}
+
+/** The clock itself; it runs from its source text, so it may use nothing outside itself. */
+export function makeClock(start: number): {
+  handle: { now(): number };
+  control: { set(ms: number): null; advance(ms: number): null };
+  status: () => string;
+} {
+  let time = start;
+  const handle = Object.freeze({ now: () => time });
+  const control = {
+    set(ms: number) {
+      time = ms;
+      return null;
+    },
+    advance(ms: number) {
+      time += ms;
+      return null;
+    },
   };
+  return { handle, control, status: () => `t=${time}` };
 }

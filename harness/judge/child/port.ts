@@ -51,7 +51,10 @@ export function makeFixture(spec: FixtureSpec): {
   control: Record<string, (...args: unknown[]) => unknown>;
   status?: () => string;
 } {
-  const factory = new Function(`return (${spec.source});`)() as (...args: unknown[]) => never;
+  // `__name`: see KEEP_NAMES_SHIM in realm.ts (a compiler may wrap functions in it).
+  const factory = new Function(`var __name = (fn) => fn; return (${spec.source});`)() as (
+    ...args: unknown[]
+  ) => never;
   return factory(...(spec.args ?? []));
 }
 
