@@ -29,11 +29,6 @@ const LEARNER_OPTIONS_VERSION = 'sealed-1';
 const MAX_SOURCE_BYTES = 1_000_000;
 
 let counter = 0;
-export function scratchFile(stem: string): string {
-  mkdirSync(SCRATCH_DIR, { recursive: true });
-  counter += 1;
-  return path.join(SCRATCH_DIR, `${stem}-${process.pid}-${counter}.js`);
-}
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 

@@ -42,7 +42,11 @@ export interface Bridge {
   hasFixture(name: string): boolean;
   construct(target: number, kinds: string, ...args: unknown[]): number;
   call(target: number, method: string, kinds: string, ...args: unknown[]): number;
-  /** The hot path: a call with one or two primitive arguments (or none: pass `count`). */
+  /**
+   * The hot path: a call with one or two primitive arguments (or none: pass `count`). With
+   * `fields`, the answer should be an object with the keys the judge wrote into out[2 + 2i]: only
+   * those fields are read (a missing one as `missing`) and answered as a flat object.
+   */
   callPlain(
     target: number,
     method: string,
@@ -50,19 +54,6 @@ export interface Bridge {
     a: unknown,
     b: unknown,
     fields?: number,
-  ): number;
-  /**
-   * callPlain for a call whose answer should be an object with the `fields` keys the judge wrote
-   * into out[2 + 2i]: only those fields are read (a missing one as `missing`) and answered as a
-   * flat object; any other answer is answered as usual.
-   */
-  callFields(
-    target: number,
-    method: string,
-    count: number,
-    a: unknown,
-    b: unknown,
-    fields: number,
   ): number;
   /** Stands for a field the answer does not have; the judge compares it by identity only. */
   missing: object;
@@ -383,10 +374,6 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       } catch (error) {
         return threw(error);
       }
-    },
-    callFields(target, method, count, a, b, fields) {
-      const code = this.callPlain(target, method, count, a, b, fields);
-      return code;
     },
     fixtureCall(name, method, kinds, ...args) {
       try {

@@ -167,10 +167,10 @@ export class LearnerRealm implements Port {
         },
       };
     }
-    const code4 = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
-    if (code4 === 0) return { ok: true };
-    if (code4 === REPLY.threw) {
-      const reply = this.read(code4);
+    const found = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
+    if (found === 0) return { ok: true };
+    if (found === REPLY.threw) {
+      const reply = this.read(found);
       if (!reply.ok) return { ok: false, error: reply.error };
     }
     return { ok: false, missing: String(this.out[1]) };
@@ -324,7 +324,7 @@ export class LearnerRealm implements Port {
     }
     const out = this.out;
     for (let i = 0; i < fields.length; i++) out[2 + 2 * i] = fields[i];
-    return this.read(this.bridge.callFields(target, method, count, a, b, fields.length));
+    return this.read(this.bridge.callPlain(target, method, count, a, b, fields.length));
   }
 
   hasFixture(name: string): boolean {
