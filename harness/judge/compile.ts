@@ -248,8 +248,10 @@ export function workerBundle(): Promise<string> {
 }
 
 /**
- * One problem's runner script: its suite and reference, the case runner and fast-check, as one
- * script that the child evaluates in a fresh vm context. No source map: only learner stacks need one.
+ * One problem's runner script: its suite and reference and the case runner, as one script that the
+ * child evaluates in its own realm. fast-check stays outside, loaded once by the child's `require`
+ * for every problem it judges (bundled, it made each runner 400 KB to parse again). No source map:
+ * only learner stacks need one.
  */
 export function runnerBundle(suiteFile: string): Promise<string> {
   const problemDir = path.dirname(suiteFile);
@@ -264,5 +266,6 @@ export function runnerBundle(suiteFile: string): Promise<string> {
       loader: 'ts',
     },
     format: 'iife',
+    external: ['fast-check'],
   });
 }

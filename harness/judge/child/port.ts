@@ -51,12 +51,18 @@ export function makeFixture(spec: FixtureSpec): {
   control: Record<string, (...args: unknown[]) => unknown>;
   status?: () => string;
 } {
-  // `__name`: see KEEP_NAMES_SHIM in realm.ts (a compiler may wrap functions in it).
-  const factory = new Function(`var __name = (fn) => fn; return (${spec.source});`)() as (
-    ...args: unknown[]
-  ) => never;
-  return factory(...(spec.args ?? []));
+  let factory = factories.get(spec.source);
+  if (factory === undefined) {
+    // `__name`: see KEEP_NAMES_SHIM in realm.ts (a compiler may wrap functions in it).
+    factory = new Function(`var __name = (fn) => fn; return (${spec.source});`)() as Factory;
+    factories.set(spec.source, factory);
+  }
+  return factory(...(spec.args ?? [])) as ReturnType<typeof makeFixture>;
 }
+
+type Factory = (...args: unknown[]) => unknown;
+/** Fixture factories by source: a property case builds its fixtures afresh for every run. */
+const factories = new Map<string, Factory>();
 
 function describeError(error: unknown): LearnerError {
   if (error instanceof Error) {

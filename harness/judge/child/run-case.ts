@@ -180,20 +180,23 @@ function runProperty(
   base: CaseResult,
   equals: Equals,
 ): CaseResult {
-  const options = {
+  // While searching, only pass or fail matters: a run stops soon after it diverges and formats
+  // nothing. The shrunk counterexample is played again with every call kept, to be shown.
+  const searching = {
     className: ctx.className,
     equals,
-    keepAll: true,
-    stopAfterDivergence: false,
+    keepAll: false,
+    stopAfterDivergence: true,
     fixtures: c.fixtures,
     tolerance: ctx.suite.fieldTolerance,
   };
+  const showing = { ...searching, keepAll: true, stopAfterDivergence: false };
   const reference = directPort(ctx.suite.reference);
   const started = cpuMs();
   const outcome = fc.check(
     fc.property(c.property.calls, (encoded) => {
       const withAnswers = withExpected(encoded, ctx, c.fixtures, reference);
-      const driven = drive(fromCalls(decode(withAnswers)), ctx.learner, options);
+      const driven = drive(fromCalls(decode(withAnswers)), ctx.learner, searching);
       return driven.divergedAt === undefined && driven.thrown === undefined;
     }),
     { seed: PROPERTY_SEED, numRuns: c.property.numRuns ?? 100 },
@@ -203,7 +206,7 @@ function runProperty(
 
   // Replay the shrunk counterexample to show it call by call.
   const minimal = withExpected(outcome.counterexample[0], ctx, c.fixtures, reference);
-  const driven = drive(fromCalls(decode(minimal)), ctx.learner, options);
+  const driven = drive(fromCalls(decode(minimal)), ctx.learner, showing);
   const result: CaseResult = {
     ...base,
     ms,
