@@ -75,8 +75,17 @@ interface CaseBase {
   tier: Tier;
   /** The trap this case is built to catch; null only for examples. */
   trap: string | null;
-  /** Shown when the case fails: teaches, never hands over the answer. Required for hidden cases. */
-  hint?: string;
+  /**
+   * Shown when the case fails: teaches, never hands over the answer. Required for hidden cases. A
+   * plain text is for a wrong answer; a case that judges speed or memory says which failure each
+   * text is for, so that a wrong answer never gets a speed hint, nor a timeout a correctness one.
+   */
+  hint?: string | CaseHints;
+  /**
+   * Traps this case cannot pass without (it uses what their cases check): when one of those fails
+   * too, this case's failure is put down to it.
+   */
+  needs?: string[];
   /** Wall time the calls may take, measured inside the child; default 1000 ms. */
   timeLimitMs?: number;
   /** Memory the instances may still hold once the calls are done (after a full GC), in MB. */
@@ -86,6 +95,21 @@ interface CaseBase {
    * `name.method` goes to that fixture's control; an argument `fixture(name)` is its handle.
    */
   fixtures?: Record<string, FixtureSpec>;
+}
+
+/** A case's hints by the way it failed. */
+export interface CaseHints {
+  /** A wrong answer (or the wrong exception). */
+  wrong?: string;
+  /** Over the time limit. */
+  slow?: string;
+  /** Over the memory limit. */
+  memory?: string;
+}
+
+/** A case's hint, whichever way it is written, as hints by failure. */
+export function caseHints(hint: string | CaseHints | undefined): CaseHints {
+  return typeof hint === 'string' ? { wrong: hint } : { ...hint };
 }
 
 /** A fixed case, written out call by call. */
@@ -119,6 +143,11 @@ export interface Suite {
    * `{ startAt: 1e-6 }`). Other fields compare exactly. A mismatch names the fields that differ.
    */
   fieldTolerance?: Record<string, number>;
+  /**
+   * The trap a failure is put down to when the case passes on a freshly loaded module: the
+   * solution kept state outside its instances, and earlier cases left some behind.
+   */
+  sharedStateTrap?: string;
   cases: Case[];
 }
 

@@ -8,7 +8,7 @@ import { readExpectation } from '../harness/judge/expectation.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { loadProblems } from '../harness/judge/problems.ts';
 import { parseExamples } from '../harness/learner/statement.ts';
-import { isFixed, type Suite } from '../harness/suite.ts';
+import { caseHints, isFixed, type Suite } from '../harness/suite.ts';
 
 for (const problem of loadProblems()) {
   describe(problem.dir, () => {
@@ -47,7 +47,14 @@ for (const problem of loadProblems()) {
       const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
       for (const c of suite.cases.filter((c) => c.tier !== 'example')) {
         expect(c.trap, c.name).toMatch(/^[a-z0-9-]+$/);
-        expect(c.hint?.length ?? 0, c.name).toBeGreaterThan(20);
+        const hints = Object.values(caseHints(c.hint));
+        expect(hints.length, c.name).toBeGreaterThan(0);
+        for (const hint of hints) expect(hint?.length ?? 0, c.name).toBeGreaterThan(20);
+        // A case that judges speed or memory says which of its hints is for that failure.
+        if (c.timeLimitMs !== undefined && c.tier === 'follow-up' && c.trap === 'scale') {
+          expect(caseHints(c.hint).slow, c.name).toBeDefined();
+        }
+        if (c.retainedLimitMb !== undefined) expect(caseHints(c.hint).memory, c.name).toBeDefined();
       }
     });
 
@@ -73,6 +80,15 @@ for (const problem of loadProblems()) {
         );
         expect(report.verdict).toBe(expectation.verdict);
         expect(caught.map((c) => c.trap)).toContain(expectation.trap);
+        // The report leads with that trap: its cause, not some other case the bug also broke.
+        // Where the failing calls cannot tell two known mistakes apart, both lead, side by side.
+        const traps = report.diagnosis?.traps ?? [];
+        const tied = report.cases.find((c) => c.lead)?.mimics?.map((m) => m.trap) ?? [];
+        expect(
+          traps[0] === expectation.trap ||
+            (traps.includes(expectation.trap) && tied.includes(expectation.trap)),
+          JSON.stringify(report.diagnosis),
+        ).toBe(true);
       });
     }
   });

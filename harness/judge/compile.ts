@@ -256,12 +256,25 @@ export function workerBundle(): Promise<string> {
 export function runnerBundle(suiteFile: string): Promise<string> {
   const problemDir = path.dirname(suiteFile);
   const runnerEntry = path.join(HARNESS_DIR, 'judge', 'child', 'runner.ts');
+  // The known-wrong implementations come along: a failing case is replayed against them to see
+  // which known mistake the learner's code makes (see mimics in run-case.ts).
+  const wrongDir = path.join(problemDir, 'wrong');
+  const wrongFiles = existsSync(wrongDir)
+    ? readdirSync(wrongDir)
+        .filter((file) => file.endsWith('.ts'))
+        .sort()
+    : [];
+  const imports = wrongFiles
+    .map((file, i) => `import * as w${i} from ${JSON.stringify(path.join(wrongDir, file))};\n`)
+    .join('');
+  const modules = wrongFiles.map((file, i) => `{ file: ${JSON.stringify(file)}, module: w${i} }`);
   return cachedBuild(`runner-${path.basename(problemDir)}`, [HARNESS_DIR, problemDir], {
     stdin: {
       contents:
         `import suite from ${JSON.stringify(suiteFile)};\n` +
+        imports +
         `import { createRunner, RUNNER_GLOBAL } from ${JSON.stringify(runnerEntry)};\n` +
-        `globalThis[RUNNER_GLOBAL] = createRunner(suite);\n`,
+        `globalThis[RUNNER_GLOBAL] = createRunner(suite, [${modules.join(', ')}]);\n`,
       resolveDir: REPO_ROOT,
       loader: 'ts',
     },

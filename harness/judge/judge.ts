@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
-import type { CaseInfo, CaseResult, ProblemReport } from './outcome.ts';
+import { diagnose } from './diagnose.ts';
+import { hintFor, type CaseInfo, type CaseResult, type ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
 
@@ -19,7 +20,7 @@ export interface JudgeOptions {
   solutionFile: string;
   /** Called as each case finishes, in the order they run (examples, core, follow-ups). */
   onCase?: (result: CaseResult) => void;
-  /** Called once the example and core cases are done, before any follow-up runs. */
+  /** Called once the verdict is known: at the first failing example or core case, else before the follow-ups. */
   onDecided?: (verdict: ProblemReport['verdict']) => void;
   budgetMs?: number;
   /** Reuse the child process in this slot, and leave it there for the next problem. */
@@ -81,7 +82,7 @@ function blank(info: CaseInfo, status: CaseResult['status'], message: string): C
     name: info.name,
     tier: info.tier,
     trap: info.trap,
-    hint: info.hint,
+    hint: null,
     status,
     ms: 0,
     message,
@@ -202,14 +203,27 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
           : {
               ...blank(info, 'passed', ''),
               ...describeDeath(outcome.reason, info),
-              // What it cost: its deadline when stopped for time, else the CPU time seen spent.
-              ms: outcome.reason.why === 'timeout' ? deadline : Math.round(session.spentMs),
+              // The CPU time seen spent (at least its deadline, when stopped for time).
+              ms:
+                outcome.reason.why === 'timeout'
+                  ? Math.max(deadline, Math.round(session.spentMs))
+                  : Math.round(session.spentMs),
             };
-      spentMs += result.ms;
+      // The budget counts a case stopped for time as its deadline, whatever the poll saw after.
+      spentMs += outcome.kind === 'died' && outcome.reason.why === 'timeout' ? deadline : result.ms;
     }
+    result.hint = hintFor(info.hints, result.status);
     results.push(result);
     options.onCase?.(result);
+    // The first example or core case that fails decides the verdict (unless it only reached the
+    // stub's "Not implemented"): say it now, not after the cases still to come.
+    const decisive = result.status !== 'passed' && result.status !== 'skipped';
+    if (info.tier !== 'follow-up' && decisive && !result.notImplemented) decide();
   }
   decide();
-  return finish(report(problem, results, started, output.text));
+  const failed = results.some((r) => r.status !== 'passed' && r.status !== 'skipped');
+  return finish({
+    ...report(problem, results, started, output.text),
+    ...(failed ? { diagnosis: diagnose(results, cases) } : {}),
+  });
 }

@@ -1,6 +1,6 @@
 // What judging produces: one result per case, and a report per problem. Shared by the child that
 // runs learner code and the parent that decides verdicts, so everything here must survive IPC.
-import type { Tier } from '../suite.ts';
+import type { CaseHints, Tier } from '../suite.ts';
 
 export type CaseStatus =
   | 'passed'
@@ -31,6 +31,8 @@ export interface CallRecord {
   note?: string;
   /** For an answer that is an object: the fields that differ from the expected ones. */
   fields?: string[];
+  /** Which instance the call went to, in a case that drives several. */
+  target?: number;
 }
 
 export interface CaseResult {
@@ -54,6 +56,26 @@ export interface CaseResult {
   retainedMb?: number;
   /** The learner's code threw the stub's "Not implemented" error. */
   notImplemented?: boolean;
+  /**
+   * Known mistakes (the suite's known-wrong implementations) that fail this case exactly as the
+   * learner's code did: at the same call, with the same answer or exception.
+   */
+  mimics?: KnownMistake[];
+  /** Set by the diagnosis: this failure is a root cause, shown in full with its hint. */
+  lead?: boolean;
+  /** Set by the diagnosis on other failures: why they are put down to a lead (one line). */
+  because?: string;
+}
+
+export interface KnownMistake {
+  /** The known-wrong implementation's file name, e.g. `lte-cutoff.ts`. */
+  file: string;
+  trap: string;
+}
+
+/** The traps a failing solution most likely fell into, root causes first. */
+export interface Diagnosis {
+  traps: string[];
 }
 
 export interface ProblemReport {
@@ -66,6 +88,8 @@ export interface ProblemReport {
   /** What the learner's code printed, shortened. */
   output: string;
   ms: number;
+  /** Present when some case failed: what the report leads with. */
+  diagnosis?: Diagnosis;
 }
 
 /** What the parent knows of a case before it runs: enough to drive it and to report it skipped. */
@@ -73,7 +97,8 @@ export interface CaseInfo {
   name: string;
   tier: Tier;
   trap: string | null;
-  hint: string | null;
+  hints: CaseHints;
+  needs: string[];
   timeLimitMs: number;
   /** Set when the suite chose the time limit rather than taking the default: a scale trap. */
   timeLimitSet: boolean;
@@ -81,3 +106,17 @@ export interface CaseInfo {
 }
 
 export const NOT_IMPLEMENTED_PREFIX = 'Not implemented';
+
+/** The hint that fits the way a case failed, if its suite wrote one for that. */
+export function hintFor(hints: CaseHints, status: CaseStatus): string | null {
+  switch (status) {
+    case 'failed':
+      return hints.wrong ?? null;
+    case 'time-limit-exceeded':
+      return hints.slow ?? null;
+    case 'memory-limit-exceeded':
+      return hints.memory ?? null;
+    default:
+      return null;
+  }
+}

@@ -9,6 +9,7 @@ import type {
   ProblemReport,
   Verdict,
 } from '../judge/outcome.ts';
+import { SAME_ERROR } from '../judge/diagnose.ts';
 import type { Problem } from '../judge/problems.ts';
 import { escapeControl } from './escape.ts';
 import type { Style } from './style.ts';
@@ -75,9 +76,17 @@ const textLines = (text: string): string[] => escapeControl(text, { multiline: t
 /** Expected or actual values wider than this get lines of their own under the call. */
 const VALUE_COLUMN = 14;
 
-function callLine(call: CallRecord, diverged: boolean, noteWidth: number, style: Style): string[] {
+function callLine(
+  call: CallRecord,
+  diverged: boolean,
+  noteWidth: number,
+  style: Style,
+  instances: boolean,
+): string[] {
   const note = noteWidth > 0 ? `${oneLine(call.note ?? '').padEnd(noteWidth)} ` : '';
-  const text = `${note}${oneLine(call.method)}(${oneLine(call.args)})`;
+  // Calls to several instances, interleaved: each says which instance it went to.
+  const to = instances ? `[${call.target ?? 0}] ` : '';
+  const text = `${note}${to}${oneLine(call.method)}(${oneLine(call.args)})`;
   const mark = diverged ? style.red('→') : ' ';
   // A call that answers nothing (a constructor, a void method, a fixture's move) shows a dash.
   const nothing = (value: string): string =>
@@ -114,12 +123,13 @@ function callLine(call: CallRecord, diverged: boolean, noteWidth: number, style:
 }
 
 /** The calls of a case with expected against actual and the first difference marked. */
-export function callTable(result: CaseResult, style: Style): string[] {
+export function callTable(result: CaseResult, style: Style, whole = true): string[] {
   const calls = result.calls ?? [];
   if (calls.length === 0) return [];
   // What fixtures say (a clock's time) gets a column of its own, before the call.
   const noteWidth = Math.min(16, Math.max(0, ...calls.map((c) => oneLine(c.note ?? '').length)));
   const noteHead = noteWidth > 0 ? `${'time'.padEnd(noteWidth)} ` : '';
+  const instances = calls.some((c) => c.target !== undefined);
   const lines = [
     style.dim(
       `       #  ${noteHead}${'call'.padEnd(28)} ${'expected'.padEnd(VALUE_COLUMN)} actual`,
@@ -130,14 +140,53 @@ export function callTable(result: CaseResult, style: Style): string[] {
     if (previous !== undefined && call.index > previous + 1) lines.push(style.dim('         …'));
     else if (previous === undefined && call.index > 0)
       lines.push(style.dim(`         … ${call.index} calls before`));
-    lines.push(...callLine(call, call.index === result.divergedAt, noteWidth, style));
+    lines.push(...callLine(call, call.index === result.divergedAt, noteWidth, style, instances));
     previous = call.index;
   }
   const total = result.totalCalls ?? calls.length;
   const last = calls[calls.length - 1];
-  if (last && last.index < total - 1)
+  if (whole && last && last.index < total - 1)
     lines.push(style.dim(`         … (stopped here; ${total} calls run)`));
   return lines;
+}
+
+/** One line for a failure put down to another cause: what failed, and why it is not shown in full. */
+function briefCase(result: CaseResult, style: Style): string {
+  const trap = result.trap ? style.dim(` [${result.trap}]`) : '';
+  const why = result.because ? style.dim(` · ${result.because}`) : '';
+  return wrap(
+    `${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${style.red(STATUS_LABEL[result.status])}${why}`,
+    WIDTH,
+    '    ',
+  );
+}
+
+/**
+ * The brief lines of failures put down to other causes; those that threw the same exception as a
+ * case shown above collapse into one line that names them.
+ */
+function briefCases(results: CaseResult[], style: Style, indent: string): string[] {
+  const same = results.filter((r) => r.because === SAME_ERROR);
+  const lines = results
+    .filter((r) => r.because !== SAME_ERROR)
+    .map((r) => `${indent}${briefCase(r, style)}`);
+  if (same.length > 0) {
+    const names = same.map((r) => r.name).join(', ');
+    const cases = same.length === 1 ? 'case' : `${same.length} cases`;
+    lines.push(
+      wrap(
+        `${indent}${style.red('✗')} the same error also hit ${cases}: ${names}`,
+        WIDTH,
+        `${indent}  `,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** Whether a failure is shown in full: a root cause, or every failure when asked (or undiagnosed). */
+function inFull(report: ProblemReport, result: CaseResult, verbose: boolean): boolean {
+  return verbose || report.diagnosis === undefined || result.lead === true;
 }
 
 function describeCase(result: CaseResult, reveal: boolean, style: Style): string[] {
@@ -149,6 +198,7 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
   const out = [
     wrap(`${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${status}`, WIDTH, '  '),
   ];
+  if (result.because) out.push(style.dim(wrap(`  (${result.because})`, WIDTH, '   ')));
   // A thrown message may run over several lines: each goes on under the first, indented.
   if (result.message) {
     textLines(result.message).forEach((l, i) =>
@@ -169,7 +219,10 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
       out.push(...wrapPainted(`  input: ${oneLine(result.input)}`, '         ', style.dim));
     out.push(...callTable(result, style));
   } else if (result.calls && result.calls.length > 0) {
-    out.push(style.dim('  (run with --reveal to see its input, expected and actual)'));
+    // The first call that went wrong, as LeetCode shows the failing input; the rest stay hidden.
+    const first = result.calls.filter((c) => c.index === result.divergedAt);
+    if (first.length > 0) out.push(...callTable({ ...result, calls: first }, style, false));
+    out.push(style.dim('  (run with -- --reveal to see all its calls, expected and actual)'));
   }
   return out;
 }
@@ -187,9 +240,10 @@ function shortenOutput(output: string): string[] {
 export function formatReport(
   problem: Problem,
   report: ProblemReport,
-  options: { reveal: boolean; style: Style },
+  options: { reveal: boolean; style: Style; verbose?: boolean },
 ): string {
   const { style, reveal } = options;
+  const verbose = options.verbose ?? false;
   const lines = [headline(problem, report, style)];
   if (report.message) {
     // A compile error quotes the learner's source line: escaped like everything else of theirs.
@@ -205,7 +259,12 @@ export function formatReport(
     failing.length > 0
   ) {
     lines.push('');
-    for (const result of failing) lines.push(...describeCase(result, reveal, style), '');
+    const brief = failing.filter((r) => !inFull(report, r, verbose));
+    for (const result of failing) {
+      if (inFull(report, result, verbose)) lines.push(...describeCase(result, reveal, style), '');
+    }
+    if (brief.length > 0)
+      lines.push(style.bold('Also failing:'), ...briefCases(brief, style, '  '), '');
   }
   const followUps = report.cases.filter((c) => c.tier === 'follow-up');
   if (
@@ -214,6 +273,7 @@ export function formatReport(
     report.verdict !== 'compile-error'
   ) {
     lines.push(style.bold(`Follow-ups ${report.followUps.passed}/${report.followUps.total}`));
+    const brief: CaseResult[] = [];
     for (const result of followUps) {
       if (result.status === 'passed') {
         lines.push(
@@ -223,10 +283,13 @@ export function formatReport(
             '  ',
           ),
         );
-      } else {
+      } else if (inFull(report, result, verbose)) {
         lines.push(...describeCase(result, reveal, style));
+      } else {
+        brief.push(result);
       }
     }
+    lines.push(...briefCases(brief, style, ''));
   }
   if (report.output.trim()) {
     lines.push(

@@ -158,6 +158,8 @@ function scaleProduct(from: number, to: number): number {
 
 export default defineSuite({
   reference: ProductOfNumbers,
+  // Module-level state shows as cases that fail after others ran, and pass alone.
+  sharedStateTrap: 'instance-isolation',
   cases: [
     {
       name: 'statement example',
@@ -309,7 +311,9 @@ export default defineSuite({
       name: '2·10^5 adds, 2·10^5 queries with k near 1.5·10^5',
       tier: 'follow-up',
       trap: 'scale',
-      hint: 'Follow-up: each query looks back over 100,000+ numbers, and there are 200,000 queries. getProduct must cost O(1), whatever k is: what could you store as numbers arrive so that any window becomes one calculation?',
+      hint: {
+        slow: 'Follow-up: each query looks back over 100,000+ numbers, and there are 200,000 queries. getProduct must cost O(1), whatever k is: what could you store as numbers arrive so that any window becomes one calculation?',
+      },
       describe: `${SCALE_FIRST_ADDS} adds (1s, a few 2s and 3s, one zero), then ${SCALE_ROUNDS} rounds of one add and ${SCALE_QUERIES_PER_ROUND} getProduct(k), ${K_MIN} <= k < ${K_MIN + K_SPREAD}`,
       timeLimitMs: 2000, // the reference takes 40–170 ms; the O(k) loop about 25 s (npm run bench)
       generate(emit) {

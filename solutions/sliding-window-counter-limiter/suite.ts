@@ -216,6 +216,8 @@ const fresh = (now: number): RateLimitResult =>
 
 export default defineSuite({
   reference: SlidingWindowCounterLimiter,
+  // Module-level state shows as cases that fail after others ran, and pass alone.
+  sharedStateTrap: 'instance-isolation',
   cases: [
     {
       name: 'statement example: one key',
@@ -563,7 +565,11 @@ export default defineSuite({
       name: `${FIRST_KEYS} keys once each, then ${LATER_CALLS} calls on new keys`,
       tier: 'follow-up',
       trap: 'bounded-memory',
-      hint: 'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
+      hint: {
+        memory:
+          'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
+        slow: 'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
+      },
       describe: `limit ${LIMIT}, window ${WINDOW} ms, clock at 0: allow("k<i>") for i < ${FIRST_KEYS}, the clock advancing a window every ${KEYS_PER_WINDOW} keys; advance 2 windows; then allow("n<i>") for even i and peek("n<i>") for odd i, i < ${LATER_CALLS}, the clock advancing a window every 100 calls`,
       timeLimitMs: 5000,
       retainedLimitMb: 2,

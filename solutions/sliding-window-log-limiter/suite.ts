@@ -175,6 +175,8 @@ const MEMORY_PER_MS = 10;
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
+  // Module-level state shows as cases that fail after others ran, and pass alone.
+  sharedStateTrap: 'instance-isolation',
   cases: [
     {
       name: 'statement example',
@@ -589,7 +591,10 @@ export default defineSuite({
       name: '10^6 calls on one key, 3·10^5 entries in the window',
       tier: 'follow-up',
       trap: 'scale',
-      hint: 'Follow-up: a busy key keeps hundreds of thousands of entries in its log, and every request ages one out. Removing the oldest entry must cost O(1), whatever the log length; some built-in array methods do not, and neither does rebuilding the log on every call.',
+      hint: {
+        slow: 'Follow-up: a busy key keeps hundreds of thousands of entries in its log, and every request ages one out. Removing the oldest entry must cost O(1), whatever the log length; some built-in array methods do not, and neither does rebuilding the log on every call.',
+      },
+      needs: ['same-instant'],
       describe: `${CLASS}(${SCALE_LIMIT}, ${SCALE_WINDOW}, clock), clock at 0; for each ms t = 0 … ${SCALE_MS - 1}: ${SCALE_PER_MS} × allow("k"), a peek("k") every ${SCALE_PEEK_EVERY_MS} ms, clock.advance(1)`,
       timeLimitMs: 4000,
       fixtures: { clock: fakeClock(0) },
@@ -624,7 +629,11 @@ export default defineSuite({
       name: '2·10^5 keys, then 2·10^4 calls on new keys',
       tier: 'follow-up',
       trap: 'bounded-memory',
-      hint: 'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
+      hint: {
+        memory:
+          'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
+        slow: 'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
+      },
       describe: `${CLASS}(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock); allow("u0") … allow("u${MEMORY_OLD_KEYS - 1}"), ${MEMORY_PER_MS} a ms; clock.advance(${MEMORY_WINDOW}); then allow("v<i>"), peek("w<i>") for i < ${MEMORY_NEW_CALLS / 2}, ${MEMORY_PER_MS} calls a ms`,
       timeLimitMs: 6000,
       retainedLimitMb: 2,

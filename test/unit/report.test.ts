@@ -173,7 +173,7 @@ describe('formatReport', () => {
     expect(text).not.toContain('--reveal');
   });
 
-  test('a failing hidden case shows its trap and hint but not its input, unless revealed', () => {
+  test('a failing hidden case shows its trap, hint and first wrong call, but not its input, unless revealed', () => {
     const hidden = result({
       name: 'ping on the cutoff',
       trap: 'inclusive-boundary',
@@ -187,9 +187,11 @@ describe('formatReport', () => {
     const text = render(r);
     expect(text).toContain('✗ core · ping on the cutoff [inclusive-boundary] — wrong answer');
     expect(text).toContain('  Hint: Think about the ends of the range.');
-    expect(text).toContain('  (run with --reveal to see its input, expected and actual)');
+    expect(text).toContain('  (run with -- --reveal to see all its calls, expected and actual)');
     expect(text).not.toContain('pings at 1, 3001');
-    expect(text).not.toContain('→');
+    // As LeetCode shows the failing input: the first wrong call, and none of the others.
+    expect(text).toMatch(/→ +2 +ping\(2000\) +2 +3/);
+    expect(text).not.toMatch(/^ +1 +ping/m);
 
     const revealed = render(r, true);
     expect(revealed).toContain('  input: pings at 1, 3001');

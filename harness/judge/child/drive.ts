@@ -32,6 +32,8 @@ export interface DriveResult {
   records: CallRecord[];
   totalCalls: number;
   divergedAt?: number;
+  /** What the call at divergedAt answered or threw, as it came back (for diagnosis). */
+  diverged?: { actual: unknown; threw?: LearnerError };
   /** Set when a call threw where no exception was expected. */
   thrown?: Thrown;
 }
@@ -108,7 +110,7 @@ export function differingFields(
   );
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -170,6 +172,8 @@ function format(raw: RawRecord, className: string, tolerance: Record<string, num
     ok: raw.ok,
   };
   if (raw.note) record.note = raw.note;
+  // Instance 0 is every call's target unless a case drives several: only others are marked.
+  if (call.target !== undefined && call.target !== 0) record.target = call.target;
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
     record.fields = differingFields(call.expected, raw.actual, tolerance);
   }
@@ -193,6 +197,7 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
   let fieldsList: string[] = [];
   let index = 0;
   let divergedAt: number | undefined;
+  let diverged: DriveResult['diverged'];
   let thrown: Thrown | undefined;
 
   const emit = (call: Call): void => {
@@ -220,6 +225,7 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
       : !didThrow && options.equals(call.expected, actual);
     if (!ok && divergedAt === undefined) {
       divergedAt = index;
+      diverged = { actual, threw };
       if (!options.keepAll) kept.push(...callsBefore(source, index));
     }
     if (options.keepAll || divergedAt !== undefined) {
@@ -246,7 +252,7 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
   port.reset(options.fixtures);
   playUntilStopped(source, emit);
   const records = kept.map((raw) => format(raw, options.className, options.tolerance ?? {}));
-  return { records, totalCalls: index, divergedAt, thrown };
+  return { records, totalCalls: index, divergedAt, diverged, thrown };
 }
 
 function playUntilStopped(source: CallSource, emit: (call: Call) => void): void {

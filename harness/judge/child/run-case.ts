@@ -21,7 +21,9 @@ import {
   type Equals,
   type Thrown,
 } from './drive.ts';
+import { knownMistakes } from './mimic.ts';
 import { directPort, type Port } from './port.ts';
+import type { KnownWrong } from './runner.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;
@@ -50,6 +52,64 @@ export interface RunContext {
   learnerFile: string;
   /** Rewrites positions in the learner's bundle to positions in their source. */
   mapStack?: (stack: string) => string;
+  /** The problem's known-wrong implementations, to name the mistake behind a failure. */
+  wrongs?: KnownWrong[];
+  /** The learner's class in a realm of its own, freshly loaded: nothing earlier cases left. */
+  fresh?: () => Port | undefined;
+}
+
+/** Whether a failed case passes on a freshly loaded module, i.e. earlier cases broke it. */
+function passesAlone(c: Case, ctx: RunContext, source: CallSource, equals: Equals): boolean {
+  const port = ctx.fresh?.();
+  if (port === undefined) return false;
+  const driven = drive(source, port, {
+    className: ctx.className,
+    equals,
+    keepAll: false,
+    stopAfterDivergence: true,
+    fixtures: c.fixtures,
+    tolerance: ctx.suite.fieldTolerance,
+  });
+  return driven.divergedAt === undefined && driven.thrown === undefined;
+}
+
+/** Most CPU time spent naming the known mistake behind one failed case. */
+const MIMIC_BUDGET_MS = 250;
+
+/**
+ * Names the known mistakes that fail this case as the learner did. Only for a case that finished
+ * within its limit, and with at most half the limit more: the parent's kill deadline (half the
+ * limit and 250 ms past it) must never be reached by this.
+ */
+function withMistakes(
+  result: CaseResult,
+  driven: DriveResult,
+  c: Case,
+  ctx: RunContext,
+  source: CallSource,
+  equals: Equals,
+): CaseResult {
+  const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  const failed = result.status === 'failed' || result.status === 'runtime-error';
+  if (!failed || result.notImplemented || !ctx.wrongs?.length || result.ms > limit) return result;
+  if (driven.divergedAt === undefined || driven.diverged === undefined) return result;
+  const mimics = knownMistakes({
+    wrongs: ctx.wrongs,
+    className: ctx.className,
+    source,
+    fixtures: c.fixtures,
+    equals,
+    divergedAt: driven.divergedAt,
+    diverged: driven.diverged,
+    budgetMs: Math.min(MIMIC_BUDGET_MS, limit / 2),
+    cpuMs,
+  });
+  // State kept outside the instances shows as a case that fails after others ran, not alone.
+  const trap = ctx.suite.sharedStateTrap;
+  if (trap !== undefined && result.ms * 4 <= limit && passesAlone(c, ctx, source, equals)) {
+    mimics.push({ file: '(state kept outside the instances)', trap });
+  }
+  return mimics.length > 0 ? { ...result, mimics } : result;
 }
 
 export function runCase(c: Case, ctx: RunContext): CaseResult {
@@ -57,7 +117,8 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     name: c.name,
     tier: c.tier,
     trap: c.trap,
-    hint: c.hint ?? null,
+    // The parent gives each result the hint that fits the way it failed.
+    hint: null,
     status: 'passed',
     ms: 0,
   };
@@ -90,7 +151,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     divergedAt: driven.divergedAt,
   };
   if (retainedMb !== undefined) result.retainedMb = retainedMb;
-  return classify(result, driven, c, ctx);
+  return withMistakes(classify(result, driven, c, ctx), driven, c, ctx, calls, equals);
 }
 
 function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunContext): CaseResult {
@@ -215,7 +276,10 @@ function runProperty(
     totalCalls: driven.totalCalls,
     divergedAt: driven.divergedAt,
   };
-  if (driven.thrown) return thrownResult(result, driven.thrown, ctx);
+  const shown = fromCalls(decode(minimal));
+  if (driven.thrown) {
+    return withMistakes(thrownResult(result, driven.thrown, ctx), driven, c, ctx, shown, equals);
+  }
   if (driven.divergedAt === undefined) {
     // The failure did not replay: the class depends on state outside the instance.
     return {
@@ -225,9 +289,10 @@ function runProperty(
         'failed on a random sequence but not when replayed alone: state leaks between instances',
     };
   }
-  return {
+  const failed: CaseResult = {
     ...result,
     status: 'failed',
     message: `a random call sequence disagrees with the reference`,
   };
+  return withMistakes(failed, driven, c, ctx, shown, equals);
 }

@@ -2,7 +2,7 @@
 // against the learner's class. It runs in the judge's own realm, beside the reference; the learner's
 // class lives in a realm of its own and is reached only through a Port.
 import type { CaseInfo, CaseResult } from '../outcome.ts';
-import type { Suite } from '../../suite.ts';
+import { caseHints, type AnyClass, type Suite } from '../../suite.ts';
 import type { Port } from './port.ts';
 import { RUNNER_GLOBAL } from './protocol.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
@@ -19,10 +19,43 @@ export interface ContextRunner {
     className: string,
     learnerFile: string,
     mapStack: (stack: string) => string,
+    fresh?: () => Port | undefined,
   ): CaseResult;
 }
 
-export function createRunner(suite: Suite): ContextRunner {
+/** A known-wrong implementation's module, as the runner script imports it. */
+export interface WrongModule {
+  file: string;
+  module: Record<string, unknown>;
+}
+
+/** A known mistake the runner can replay to see whether a learner made it. */
+export interface KnownWrong {
+  file: string;
+  trap: string;
+  verdict: string;
+  /** Its class, found by the problem's class name (or the default export). */
+  find(className: string): AnyClass | undefined;
+}
+
+function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
+  const expectation = module.expectation as { trap?: unknown; verdict?: unknown } | undefined;
+  if (typeof expectation?.trap !== 'string' || typeof expectation.verdict !== 'string') {
+    return undefined;
+  }
+  return {
+    file,
+    trap: expectation.trap,
+    verdict: expectation.verdict,
+    find: (className) => {
+      const found = module[className] ?? module.default;
+      return typeof found === 'function' ? (found as AnyClass) : undefined;
+    },
+  };
+}
+
+export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): ContextRunner {
+  const wrongs = wrongModules.map(knownWrong).filter((w) => w !== undefined);
   const fixtureSources = new Set<string>();
   for (const c of suite.cases) {
     for (const spec of Object.values(c.fixtures ?? {})) fixtureSources.add(spec.source);
@@ -32,16 +65,17 @@ export function createRunner(suite: Suite): ContextRunner {
       name: c.name,
       tier: c.tier,
       trap: c.trap,
-      hint: c.hint ?? null,
+      hints: caseHints(c.hint),
+      needs: c.needs ?? [],
       timeLimitMs: c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
       timeLimitSet: c.timeLimitMs !== undefined,
       retainedLimitMb: c.retainedLimitMb ?? null,
     })),
     fixtureSources: [...fixtureSources],
-    run(index, learner, className, learnerFile, mapStack) {
+    run(index, learner, className, learnerFile, mapStack, fresh) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);
-      return runCase(c, { suite, learner, className, learnerFile, mapStack });
+      return runCase(c, { suite, learner, className, learnerFile, mapStack, wrongs, fresh });
     },
   };
 }

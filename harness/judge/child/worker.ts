@@ -65,8 +65,21 @@ class Problem {
     this.realm = new LearnerRealm(this.runner.fixtureSources);
   }
 
+  private code = '';
+  private libraries: string[] = [];
+
+  /** The learner's class loaded again in a realm of its own (its output is dropped). */
+  private fresh(): LearnerRealm | undefined {
+    const realm = new LearnerRealm(this.runner.fixtureSources);
+    for (const library of this.libraries) realm.loadLibrary(library);
+    const loaded = realm.load(this.code, BUNDLE_NAME, this.request.className);
+    return loaded.ok ? realm : undefined;
+  }
+
   load(code: string, libraries: string[]): ChildMessage {
     const { learnerFile, className } = this.request;
+    this.code = code;
+    this.libraries = libraries;
     this.mapStack = stackMapper(code, learnerFile);
     for (const library of libraries) this.realm.loadLibrary(library);
     const loaded = this.realm.load(code, BUNDLE_NAME, className);
@@ -96,7 +109,9 @@ class Problem {
   run(index: number): { result: CaseResult; output: string } {
     if (!this.loaded) throw new Error('the learner was not loaded');
     const { className, learnerFile } = this.request;
-    const result = this.runner.run(index, this.realm, className, learnerFile, this.mapStack);
+    const result = this.runner.run(index, this.realm, className, learnerFile, this.mapStack, () =>
+      this.fresh(),
+    );
     return { result, output: this.realm.drainOutput() };
   }
 }

@@ -1,0 +1,79 @@
+// The report leads with the trap the learner fell into, not with every case the bug broke: the
+// scenarios that issue 10 found misleading, judged for real.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { judge } from '../harness/judge/judge.ts';
+import { loadProblems, type Problem } from '../harness/judge/problems.ts';
+import { formatReport } from '../harness/terminal/report.ts';
+import { makeStyle } from '../harness/terminal/style.ts';
+
+const problem = loadProblems().find((p) => p.id === '933') as Problem;
+const reference = readFileSync(problem.referenceFile, 'utf8');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'kata-diagnosis-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The reference with one line changed, as a learner's file. */
+function variant(name: string, from: string, to: string): string {
+  expect(reference).toContain(from);
+  const file = path.join(dir, `${name}.ts`);
+  writeFileSync(file, reference.replace(from, to));
+  return file;
+}
+
+async function judged(file: string) {
+  const report = await judge({ problem, solutionFile: file });
+  const text = formatReport(problem, report, { reveal: false, style: makeStyle(false) });
+  return { report, text };
+}
+
+describe('diagnosis', () => {
+  test('`<=` at the edge leads with the edge; expiry and scale are put down to it', async () => {
+    const { report, text } = await judged(variant('lte', '< cutoff', '<= cutoff'));
+    expect(report.diagnosis?.traps[0]).toBe('inclusive-boundary');
+    const expire = report.cases.find((c) => c.trap === 'expire-oldest');
+    expect(expire?.because).toMatch(/inclusive-boundary/);
+    // No speed hint for a wrong answer on the scale case, and no expiry hint at all.
+    expect(text).not.toMatch(/built-in array methods/);
+    expect(text).not.toMatch(/Hint:.*which end/i);
+  });
+
+  test('`if` instead of `while` leads with the drain, not with instance isolation', async () => {
+    const { report, text } = await judged(
+      variant(
+        'if',
+        'while ((this.times[this.head] as number) < cutoff) this.head++;',
+        'if ((this.times[this.head] as number) < cutoff) this.head++;',
+      ),
+    );
+    expect(report.diagnosis?.traps[0]).toBe('idle-gap-drain');
+    expect(report.cases.find((c) => c.trap === 'instance-isolation')?.lead).toBeUndefined();
+    expect(text.match(/Hint:/g)).toHaveLength(1);
+  });
+
+  test('one TypeError everywhere is shown once, with the cases it hit', async () => {
+    const { report, text } = await judged(
+      variant(
+        'typo',
+        'this.times.push(t);',
+        '(this as unknown as { tmes: number[] }).tmes.push(t);',
+      ),
+    );
+    expect(report.verdict).toBe('runtime-error');
+    expect(text.match(/TypeError: Cannot read properties of undefined/g)?.length).toBe(2);
+    expect(text).toMatch(/the same error also hit 6 cases: ping on the cutoff/);
+    expect(text).not.toMatch(/Hint:/);
+  });
+
+  test('a window hard-coded to 3000: scale is put down to custom-window, with no speed hint', async () => {
+    const file = path.join(problem.wrongDir, 'fixed-window.ts');
+    const { report, text } = await judged(file);
+    expect(report.diagnosis?.traps).toEqual(['custom-window']);
+    const scale = report.cases.find((c) => c.trap === 'scale');
+    expect(scale?.status).toBe('failed');
+    expect(scale?.hint).toBeNull();
+    expect(scale?.because).toMatch(/custom-window/);
+    expect(text).not.toMatch(/built-in array methods/);
+  });
+});
