@@ -1,16 +1,38 @@
 // Reads the examples out of a problem statement, so a test can hold them equal to the suite's example
 // cases. The format is a ```text block of JSON arrays: calls, args, returns and, optionally, targets.
+// A value too long for one line goes on over the next ones, each indented (so that it reads at 80
+// columns): the lines are joined and parsed as one.
 import type { Encoded } from '../suite.ts';
 
 const KEYS = { calls: 'methods', args: 'args', returns: 'expected', targets: 'targets' } as const;
+
+const FIELD = /^(calls|args|returns|targets):\s*(.+)$/;
+
+/** Each field's text, gathered over its continuation lines. */
+function fieldTexts(block: string): [keyof typeof KEYS, string][] {
+  const fields: [keyof typeof KEYS, string][] = [];
+  let open: [keyof typeof KEYS, string] | undefined;
+  for (const line of block.split('\n')) {
+    const match = FIELD.exec(line.trim());
+    if (match) {
+      open = [match[1] as keyof typeof KEYS, match[2] as string];
+      fields.push(open);
+    } else if (open && /^\s+\S/.test(line)) {
+      // An indented line that starts no field of its own continues the one above.
+      open[1] += ` ${line.trim()}`;
+    } else {
+      open = undefined;
+    }
+  }
+  return fields;
+}
 
 export function parseExamples(markdown: string): Encoded[] {
   const examples: Encoded[] = [];
   for (const block of markdown.matchAll(/```text\n([\s\S]*?)```/g)) {
     const fields: Partial<Record<(typeof KEYS)[keyof typeof KEYS], unknown>> = {};
-    for (const line of (block[1] as string).split('\n')) {
-      const match = /^(calls|args|returns|targets):\s*(.+)$/.exec(line.trim());
-      if (match) fields[KEYS[match[1] as keyof typeof KEYS]] = JSON.parse(match[2] as string);
+    for (const [key, text] of fieldTexts(block[1] as string)) {
+      fields[KEYS[key]] = JSON.parse(text);
     }
     if (fields.methods && fields.args && fields.expected) {
       const example: Encoded = {

@@ -1,33 +1,36 @@
 // Just enough Markdown rendering to read a problem statement in a terminal: headings stand out, code
 // is indented and coloured, emphasis markers disappear. Paragraphs and list items are re-flowed to
-// the terminal's width (the sources are wrapped at 100 columns); code keeps its lines, and only a
-// line too wide for the screen is broken, at a space, with its continuation indented under it.
+// the terminal's width (the sources are wrapped at 100 columns). Code is never broken: a code block
+// keeps its lines exactly, and a code span inside a paragraph stays on one line. What is too wide
+// for a narrow screen (a code line, a code span, a long address) runs long rather than being cut;
+// statements keep their code lines within 80 columns.
 import type { Style } from './style.ts';
 import { WIDTH, wrap } from './wrap.ts';
 
 /** Code blocks are indented this much. */
-const CODE_INDENT = '    ';
+export const CODE_INDENT = '    ';
 
-/** Code spans first, so that `**` inside them is left alone; emphasis only between them. */
+/** Stands for a space inside a code span while a paragraph is wrapped: wrap never breaks there. */
+const KEEP = '\u{E000}';
+
+/**
+ * Code spans first, so that `**` inside them is left alone; emphasis only between them. The spaces
+ * of a code span are held by KEEP until the paragraph is wrapped.
+ */
 function inline(text: string, style: Style): string {
   return text
     .split(/(`[^`]+`)/)
     .map((part) =>
       part.startsWith('`') && part.endsWith('`') && part.length > 1
-        ? style.cyan(part.slice(1, -1))
+        ? style.cyan(part.slice(1, -1).replace(/ /g, KEEP))
         : part.replace(/\*\*(.+?)\*\*/g, (_, s: string) => style.bold(s)),
     )
     .join('');
 }
 
-/** A code line too wide for the screen continues under its text, after a `label:` if it has one. */
-function codeLine(line: string, style: Style, width: number): string[] {
-  // `calls:   ["A", "b", …]` continues under "A": one column past the label and its bracket.
-  const label = /^(\s*[A-Za-z]+:\s+)(\[?)/.exec(line);
-  const hanging = label ? `${label[1]}${label[2]}` : `${/^\s*/.exec(line)?.[0] ?? ''}  `;
-  return wrap(`${CODE_INDENT}${line}`, width, `${CODE_INDENT}${hanging.replace(/\S/g, ' ')}`)
-    .split('\n')
-    .map((l) => style.cyan(l));
+/** A code line is shown as it is, indented and coloured, however wide. */
+function codeLine(line: string, style: Style): string {
+  return style.cyan(`${CODE_INDENT}${line}`);
 }
 
 const LIST_ITEM = /^(\s*)([-*+]|\d+\.)\s+/;
@@ -45,7 +48,10 @@ export function renderMarkdown(markdown: string, style: Style, width: number = W
   let inCode = false;
   let block: Block | undefined;
   const flush = (): void => {
-    if (block) out.push(wrap(inline(block.text, style), width, block.hanging));
+    if (block) {
+      const text = wrap(inline(block.text, style), width, block.hanging, { cutLongWords: false });
+      out.push(text.replaceAll(KEEP, ' '));
+    }
     block = undefined;
   };
   for (const line of markdown.split('\n')) {
@@ -55,7 +61,7 @@ export function renderMarkdown(markdown: string, style: Style, width: number = W
       continue;
     }
     if (inCode) {
-      out.push(...codeLine(line, style, width));
+      out.push(codeLine(line, style));
       continue;
     }
     const heading = HEADING.exec(line);

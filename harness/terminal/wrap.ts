@@ -1,9 +1,32 @@
-// Word wrapping for a terminal of 80 columns. Colour codes take no room on screen, so widths are
-// measured without them; a line that already fits is returned exactly as it was, so aligned text
-// (code frames, tables) is never touched unless it would overflow.
+// Word wrapping for the terminal's width: 80 columns unless the output is a terminal that says how
+// wide it is. Colour codes take no room on screen, so widths are measured without them; a line that
+// already fits is returned exactly as it was, so aligned text (code frames, tables) is never touched
+// unless it would overflow.
 
-/** Every command's output fits this many columns. */
-export const WIDTH = 80;
+/** The width when the output is piped, or the terminal does not say how wide it is. */
+export const DEFAULT_WIDTH = 80;
+/** Wider lines are hard to read, however wide the terminal. */
+export const MAX_WIDTH = 100;
+/** Narrower than this, wrapping does more harm than good: lines are left to overflow instead. */
+export const MIN_WIDTH = 40;
+
+/**
+ * Every command's output fits this many columns. Set once at startup by setWidth (the commands'
+ * processIO does it); a live binding, so every module that imports it sees the width chosen.
+ */
+export let WIDTH = DEFAULT_WIDTH;
+
+/** The width to wrap to for a terminal of `columns` columns (undefined: not a terminal). */
+export function widthFor(columns: number | undefined): number {
+  if (columns === undefined || !Number.isInteger(columns) || columns <= 0) return DEFAULT_WIDTH;
+  return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, columns));
+}
+
+/** Sets WIDTH from the terminal's columns (undefined when the output is not a terminal). */
+export function setWidth(columns: number | undefined): number {
+  WIDTH = widthFor(columns);
+  return WIDTH;
+}
 
 // eslint-disable-next-line no-control-regex -- matching terminal escape codes is the point
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -44,7 +67,7 @@ function cut(word: string, columns: number): [string, string] {
   return [word.slice(0, i), word.slice(i)];
 }
 
-function wrapLine(line: string, width: number, indent: string): string[] {
+function wrapLine(line: string, width: number, indent: string, cutLong: boolean): string[] {
   if (visibleLength(line) <= width) return [line];
   const lead = /^ */.exec(line)?.[0] ?? '';
   // Words and the runs of spaces between them alternate: the spacing is kept wherever no break falls.
@@ -71,7 +94,7 @@ function wrapLine(line: string, width: number, indent: string): string[] {
     if (started) newLine();
     // A word wider than a whole line (a long path, say) is cut: nothing may overflow.
     let rest = word;
-    while (used + visibleLength(rest) > width && width > used) {
+    while (cutLong && used + visibleLength(rest) > width && width > used) {
       const [head, tail] = cut(rest, width - used);
       current += head;
       newLine();
@@ -85,13 +108,24 @@ function wrapLine(line: string, width: number, indent: string): string[] {
   return lines;
 }
 
+export interface WrapOptions {
+  /** Cut a word wider than a whole line, so that nothing overflows (the default), or let it run. */
+  cutLongWords?: boolean;
+}
+
 /**
  * Breaks each line of `text` at spaces so that none is wider than `width` columns. Lines that had to
  * be broken continue with `indent` (a hanging indent, so that a label or list marker stands out).
  */
-export function wrap(text: string, width: number = WIDTH, indent: string = ''): string {
+export function wrap(
+  text: string,
+  width: number = WIDTH,
+  indent: string = '',
+  options: WrapOptions = {},
+): string {
+  const cutLong = options.cutLongWords ?? true;
   return text
     .split('\n')
-    .flatMap((line) => wrapLine(line, width, indent))
+    .flatMap((line) => wrapLine(line, width, indent, cutLong))
     .join('\n');
 }

@@ -151,6 +151,22 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('a lone ** and ` stay', tags)).toBe('a lone ** and ` stay');
   });
 
+  test('a code span is never broken across lines; the text around it is', () => {
+    const md = `${'word '.repeat(7)}then \`prefix[n] / prefix[n - k]\` and more words after it`;
+    const out = renderMarkdown(md, makeStyle(false), 40).split('\n');
+    expect(out).toEqual([
+      'word word word word word word word then',
+      'prefix[n] / prefix[n - k] and more words',
+      'after it',
+    ]);
+    // Wider than the whole line: it runs long rather than being cut, and so does a long word.
+    expect(renderMarkdown('see `a b c`', tags, 5).split('\n')).toEqual([
+      'see',
+      '<cyan>a b c</cyan>',
+    ]);
+    expect(renderMarkdown('see abcdefgh', tags, 5).split('\n')).toEqual(['see', 'abcdefgh']);
+  });
+
   test('with colours off only the markers go', () => {
     expect(renderMarkdown('# Title\nsome **bold** `code`', makeStyle(false))).toBe(
       'TITLE\nsome bold code',

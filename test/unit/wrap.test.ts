@@ -8,7 +8,17 @@ import type { CaseResult, ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems } from '../../harness/judge/problems.ts';
 import { formatReport, headline } from '../../harness/terminal/report.ts';
 import { makeStyle } from '../../harness/terminal/style.ts';
-import { stripAnsi, visibleLength, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import {
+  DEFAULT_WIDTH,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  setWidth,
+  stripAnsi,
+  visibleLength,
+  WIDTH,
+  widthFor,
+  wrap,
+} from '../../harness/terminal/wrap.ts';
 
 const plain = makeStyle(false);
 const colour = makeStyle(true);
@@ -39,6 +49,12 @@ describe('wrap', () => {
     expect(wrap('abcdefgh', 5, '  ')).toBe('abcde\n  fgh');
   });
 
+  test('unless asked to let such a word run long', () => {
+    expect(wrap('see abcdefghijkl ok', 5, '', { cutLongWords: false })).toBe(
+      'see\nabcdefghijkl\nok',
+    );
+  });
+
   test('an indent as wide as the line cannot loop forever', () => {
     expect(wrap('ab cd', 2, '    ')).toBe('ab\n    cd');
   });
@@ -57,6 +73,44 @@ describe('wrap', () => {
     expect(cut.map(stripAnsi)).toEqual(['abcd', 'ef']);
     expect(cut[0]!.startsWith('\u001b[31m')).toBe(true);
     expect(cut[1]!.endsWith('\u001b[39m')).toBe(true);
+  });
+});
+
+describe('the width', () => {
+  test('80 columns when the output is not a terminal or does not say how wide it is', () => {
+    expect(DEFAULT_WIDTH).toBe(80);
+    expect(widthFor(undefined)).toBe(80);
+    expect(widthFor(0)).toBe(80);
+    expect(widthFor(NaN)).toBe(80);
+  });
+
+  test("a terminal's own width, up to a maximum, and never absurdly narrow", () => {
+    expect(widthFor(90)).toBe(90);
+    expect(widthFor(80)).toBe(80);
+    expect(widthFor(300)).toBe(MAX_WIDTH);
+    expect(MAX_WIDTH).toBe(100);
+    expect(widthFor(12)).toBe(MIN_WIDTH);
+  });
+
+  test('setWidth changes WIDTH for every module that imports it, and what wraps by default', () => {
+    const sentence = 'word '.repeat(40).trim();
+    try {
+      expect(setWidth(120)).toBe(100);
+      expect(WIDTH).toBe(100);
+      expect(widest(wrap(sentence))).toBe(99);
+      expect(widest(renderMarkdown(sentence, plain))).toBe(99);
+      setWidth(50);
+      expect(WIDTH).toBe(50);
+      expect(widest(renderMarkdown(sentence, plain))).toBeLessThanOrEqual(50);
+      expect(
+        widest(
+          formatReport(problem, report({ message: sentence }), { reveal: false, style: plain }),
+        ),
+      ).toBeLessThanOrEqual(50);
+    } finally {
+      setWidth(undefined);
+    }
+    expect(WIDTH).toBe(80);
   });
 });
 
@@ -89,17 +143,17 @@ describe('renderMarkdown at 80 columns', () => {
     );
   });
 
-  test('code keeps its lines; only a line too wide is broken, under its label', () => {
+  test('code keeps its lines: one too wide for the screen runs long rather than break', () => {
     const calls = `calls:   [${Array.from({ length: 12 }, () => '"shouldPrint"').join(', ')}]`;
     const md = ['```text', calls, 'returns: [null, true]', '```'].join('\n');
-    const out = renderMarkdown(md, plain).split('\n');
-    expect(out[0]).toMatch(/^ {4}calls: {3}\["shouldPrint", /);
-    // Continued under the first element, one past the bracket.
-    expect(out[1]).toMatch(/^ {14}"shouldPrint"/);
-    expect(out.at(-1)).toBe('    returns: [null, true]');
-    expect(widest(out.join('\n'))).toBeLessThanOrEqual(80);
-    const code = renderMarkdown(`\`\`\`ts\n  ${'x + '.repeat(30)}y;\n\`\`\``, plain).split('\n');
-    expect(code[1]).toMatch(/^ {8}[x+] /);
+    expect(renderMarkdown(md, plain).split('\n')).toEqual([
+      `    ${calls}`,
+      '    returns: [null, true]',
+    ]);
+    const line = `  ${'x + '.repeat(30)}y;`;
+    expect(renderMarkdown(`\`\`\`ts\n${line}\n\`\`\``, colour, 40)).toBe(
+      colour.cyan(`    ${line}`),
+    );
   });
 
   test('every statement and explanation fits 80 columns, with or without colour', () => {
