@@ -20,7 +20,9 @@ import { readExpectation } from '../harness/judge/expectation.ts';
 import type { CaseInfo } from '../harness/judge/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
-import { isLoadRun, loadMain } from './bench-load.ts';
+import { makeStyle } from '../harness/terminal/style.ts';
+import { loadMain, WORKER_FLAG } from './bench-load.ts';
+import { parse, runCommand, shownArg, UsageError, type IO } from './lib/cli.ts';
 import { copyRepo } from './lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;
@@ -218,13 +220,52 @@ async function benchWatch(): Promise<void> {
   );
 }
 
-const args = process.argv.slice(2);
-if (isLoadRun(args)) {
+const SECTIONS = ['limits', 'grade', 'watch'];
+
+async function bench(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    command: 'bench',
+    args: '[limits|grade|watch]',
+    maxArgs: 1,
+    summary: "Measures the judge's limits and speed on this machine; it only reads the repo.",
+    options: {
+      load: {
+        type: 'boolean',
+        help: 'grade every file many times on a busy CPU instead',
+      },
+      rounds: { type: 'string', value: 'N', help: 'with --load: grades of each file (default 20)' },
+      concurrency: { type: 'string', value: 'C', help: 'with --load: grades at once (default 8)' },
+      only: {
+        type: 'string',
+        value: 'LIST',
+        help: 'with --load: only these problems, e.g. 933,token-bucket',
+      },
+    },
+    notes: ['Without a section, all three: limits, grade and watch.'],
+    example: 'npm run bench -- --load --rounds 2',
+  });
   // 4. `--load`: verdicts under a saturated CPU, many grades at once (scripts/bench-load.ts).
-  process.exitCode = await loadMain(args);
-} else {
-  const only = args[0];
+  if (values.load) return loadMain(args);
+  const stray = (['rounds', 'concurrency', 'only'] as const).find((o) => values[o] !== undefined);
+  if (stray) throw new UsageError(`--${stray} goes with --load`);
+  const only = positionals[0];
+  if (only !== undefined && !SECTIONS.includes(only)) {
+    throw new UsageError(`no section "${shownArg(only)}": limits, grade or watch`);
+  }
   if (!only || only === 'limits') await benchLimits();
   if (!only || only === 'grade') benchGrade();
   if (!only || only === 'watch') await benchWatch();
+  return 0;
 }
+
+const args = process.argv.slice(2);
+/** Help and usage errors are written as every command writes them; the figures go through `out`. */
+const io: IO = {
+  out: (text) => out(text),
+  err: (text) => process.stderr.write(`${text}\n`),
+  interactive: false,
+  style: makeStyle(false),
+};
+// One grade of a --load run: bench-load.ts starts it, with arguments of its own.
+process.exitCode =
+  args[0] === WORKER_FLAG ? await loadMain(args) : await runCommand(() => bench(args), io);

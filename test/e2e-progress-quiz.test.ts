@@ -1,5 +1,6 @@
 // progress, quiz and new-problem as a learner runs them: through npm, on a temporary copy of the
 // repository, answers piped into standard input, and no terminal to confirm in.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -19,8 +20,63 @@ const progressFile = (): string => path.join(repo, '.kata', 'progress.json');
 const readProgress = (): Progress => JSON.parse(readFileSync(progressFile(), 'utf8')) as Progress;
 const problem933 = loadProblems().find((p) => p.dir === DIR933)!;
 const questions = loadQuiz(problem933);
-/** The right answers, as letters, one a line. */
-const rightAnswers = questions.map((q) => `${'abcdefgh'[q.answer]}\n`).join('');
+
+const squeeze = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The choices of the last question shown so far, in the order of their letters. */
+function lastChoices(stdout: string): string[] {
+  const block = stdout.split(/^Question \d+ of \d+$/m).at(-1) as string;
+  const choices: string[] = [];
+  for (const line of block.split('\n')) {
+    if (/^ {2}[a-z]\) /.test(line)) choices.push(line.slice(5));
+    else if (choices.length > 0 && /^ {5}\S/.test(line)) choices[choices.length - 1] += ` ${line}`;
+  }
+  return choices.map(squeeze);
+}
+
+/**
+ * `npm run quiz` answered as a learner does, through a pipe: each question read off the screen
+ * when it is asked, and answered with the letter it shows the choice `pick` names under. The choices
+ * come in a new order on every run, so the letters cannot be known beforehand. `first` is sent
+ * before any question.
+ */
+function answerLive(
+  args: string[],
+  pick: (index: number) => string,
+  first = '',
+): Promise<{ code: number | null; stdout: string; stderr: string; letters: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', ...args], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, KATA_STATE_DIR: '' },
+    });
+    const timer = setTimeout(() => child.kill(), 100_000);
+    let stdout = '';
+    let stderr = '';
+    const letters: string[] = [];
+    // A quiz that stops early closes its end of the pipe: what is still sent then goes nowhere.
+    child.stdin.on('error', () => {});
+    child.stdin.write(first);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      // One prompt per question; a bad answer is complained about without a new prompt.
+      const asked = stdout.match(/^Your answer \(/gm)?.length ?? 0;
+      if (asked > letters.length) {
+        const place = lastChoices(stdout).indexOf(squeeze(pick(letters.length)));
+        const letter = place >= 0 ? ('abcdefgh'[place] as string) : 'z';
+        letters.push(letter);
+        child.stdin.write(`${letter}\n`);
+      }
+      if (letters.length === questions.length) child.stdin.end();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, letters });
+    });
+  });
+}
 
 function expectNarrow(output: string): void {
   expect(output.split('\n').filter((line) => line.length > 80)).toEqual([]);
@@ -31,11 +87,18 @@ beforeAll(() => {
 });
 
 describe('npm run quiz', () => {
-  test('answers piped in: every question asked and explained, the score recorded', () => {
-    // A bad answer first: it is asked again.
-    const { code, stdout, stderr } = npm(['quiz', '--', '933'], `zzz\n${rightAnswers}`);
+  test('answers piped in: every question asked and explained, the score recorded', async () => {
+    // A bad answer first: it is asked again. Then the right choice, wherever it is shown.
+    const right = (i: number): string => questions[i]!.choices[questions[i]!.answer]!;
+    const { code, stdout, stderr, letters } = await answerLive(
+      ['quiz', '--', '933'],
+      right,
+      'zzz\n',
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
+    expect(letters).toHaveLength(questions.length);
+    expect(letters).not.toContain('z');
     expect(stdout).toContain('"zzz" is not one of the choices');
     expect(stdout.match(/✓ Right\./g)).toHaveLength(questions.length);
     expect(stdout).toContain(`Score: ${questions.length}/${questions.length}`);
@@ -57,8 +120,44 @@ describe('npm run quiz', () => {
     expect(readFileSync(progressFile(), 'utf8')).toBe(before);
   });
 
-  test('with no problem named, the first quiz in the ladder never completed', () => {
-    const { stdout } = npm(['quiz'], '');
+  test('a wrong answer is told the letter the right choice has on screen', async () => {
+    const before = readFileSync(progressFile(), 'utf8');
+    // Always a wrong choice: the one after the right one in the file.
+    const wrong = (i: number): string => {
+      const q = questions[i]!;
+      return q.choices[(q.answer + 1) % q.choices.length]!;
+    };
+    try {
+      const { code, stdout } = await answerLive(['quiz', '--', '933'], wrong);
+      expect(code).toBe(0);
+      const blocks = stdout.split(/^Question \d+ of \d+$/m).slice(1);
+      expect(blocks).toHaveLength(questions.length);
+      blocks.forEach((block, i) => {
+        const told = /^✗ Wrong: the answer is ([a-z])\)\.$/m.exec(block)?.[1] as string;
+        const q = questions[i]!;
+        expect(lastChoices(block)[told.charCodeAt(0) - 97]).toBe(squeeze(q.choices[q.answer]!));
+      });
+      expect(stdout).toContain(`Score: 0/${questions.length} · best so far ${questions.length}/`);
+      // The best score stays; only the latest changes.
+      expect(readProgress().problems[DIR933]?.quiz).toMatchObject({
+        best: questions.length,
+        last: 0,
+      });
+    } finally {
+      // The tests of progress below expect the full score as the latest too.
+      writeFileSync(progressFile(), before);
+    }
+  });
+
+  test('with no problem named, the first quiz in the ladder never completed, after asking', () => {
+    // 362 is not solved: without a terminal to ask in, it wants --yes.
+    const refused = npm(['quiz'], '');
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      /^error: no terminal to confirm in: pass --yes to take the quiz on 362 before solving it/,
+    );
+    const { stdout } = npm(['quiz', '--', '--yes'], '');
     expect(stdout.split('\n')[0]).toMatch(/^Quiz · 362 · Design Hit Counter/);
   });
 

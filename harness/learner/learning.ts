@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../judge/problems.ts';
+import { readRegularFile } from './state.ts';
 
 export interface QuizQuestion {
   question: string;
@@ -24,6 +25,20 @@ export const quizFile = (problem: Problem): string => file(problem, 'quiz.json')
 export const explanationFile = (problem: Problem): string => file(problem, 'explanation.md');
 /** The stub as shipped, kept once: `reset` copies it back, a test holds problems/ equal to it. */
 export const pristineStubFile = (problem: Problem): string => file(problem, 'stub.ts');
+
+/**
+ * Whether the learner's solution.ts is still the stub as shipped (through a link too): a file that
+ * was never touched. False when either cannot be read; a larger file is not even read.
+ */
+export function isShippedStub(problem: Problem): boolean {
+  try {
+    const pristine = readFileSync(pristineStubFile(problem), 'utf8');
+    const read = readRegularFile(problem.stubFile, Buffer.byteLength(pristine));
+    return read.kind === 'text' && read.text === pristine;
+  } catch {
+    return false;
+  }
+}
 
 export function loadHints(problem: Problem): string[] {
   const hints: unknown = JSON.parse(readFileSync(hintsFile(problem), 'utf8'));

@@ -29,6 +29,11 @@ export interface ProblemProgress {
   lastAttempted: string;
   attempts: number;
   bestVerdict: Verdict;
+  /**
+   * The verdict of the latest judgement: where the learner stands now, which may be worse than the
+   * best (solved once, broken since). Absent from records written before it was kept.
+   */
+  lastVerdict?: Verdict;
   followUpsPassed: number;
   followUpsTotal: number;
   /** Hints shown so far (`npm run hint`, or `h` in watch mode). */
@@ -78,6 +83,7 @@ export function isProgress(value: unknown): value is Progress {
         typeof p.firstAttempted === 'string' &&
         typeof p.lastAttempted === 'string' &&
         Object.hasOwn(RANK, p.bestVerdict) &&
+        (p.lastVerdict === undefined || Object.hasOwn(RANK, p.lastVerdict)) &&
         (p.hintsUsed === undefined || typeof p.hintsUsed === 'number') &&
         (p.quiz === undefined ||
           (typeof p.quiz === 'object' &&
@@ -183,9 +189,26 @@ export function updateProgress<T>(
   }, file);
 }
 
-export function recordReport(progress: Progress, report: ProblemReport, now = new Date()): void {
+export interface RecordOptions {
+  /**
+   * The file judged is the stub as shipped, untouched: judging it is no attempt. No entry is made
+   * for it, and one made before (the learner reset their file) only learns where they stand now.
+   */
+  untouched?: boolean;
+}
+
+export function recordReport(
+  progress: Progress,
+  report: ProblemReport,
+  now = new Date(),
+  options: RecordOptions = {},
+): void {
   const at = now.toISOString();
   const previous = progress.problems[report.dir];
+  if (options.untouched && report.verdict === 'not-started') {
+    if (previous) previous.lastVerdict = report.verdict;
+    return;
+  }
   const accepted = report.verdict === 'accepted';
   const better = !previous || RANK[report.verdict] < RANK[previous.bestVerdict];
   progress.problems[report.dir] = {
@@ -196,6 +219,7 @@ export function recordReport(progress: Progress, report: ProblemReport, now = ne
     lastAttempted: at,
     attempts: (previous?.attempts ?? 0) + (report.verdict === 'not-started' ? 0 : 1),
     bestVerdict: better ? report.verdict : previous.bestVerdict,
+    lastVerdict: report.verdict,
     followUpsPassed: Math.max(previous?.followUpsPassed ?? 0, report.followUps.passed),
     followUpsTotal: report.followUps.total,
   };
@@ -232,6 +256,9 @@ function mergeEntry(mine: ProblemProgress, theirs: ProblemProgress): ProblemProg
     followUpsPassed: Math.max(mine.followUpsPassed, theirs.followUpsPassed),
     followUpsTotal: Math.max(mine.followUpsTotal, theirs.followUpsTotal),
   };
+  // Where the learner stands now is what the later of the two judged last (if it says).
+  const later = theirs.lastAttempted > mine.lastAttempted ? theirs : mine;
+  if (later.lastVerdict !== undefined) merged.lastVerdict = later.lastVerdict;
   const hints = Math.max(mine.hintsUsed ?? 0, theirs.hintsUsed ?? 0);
   if (hints > 0) merged.hintsUsed = hints;
   const viewed = earliest(mine.solutionViewed, theirs.solutionViewed);
@@ -345,6 +372,10 @@ export function checkRecord(value: unknown, now = new Date()): string | undefine
       (typeof entry.bestVerdict === 'string' && Object.hasOwn(RANK, entry.bestVerdict)
         ? undefined
         : bad(at('bestVerdict'), `one of ${Object.keys(RANK).join(', ')}`, entry.bestVerdict)) ??
+      (entry.lastVerdict === undefined ||
+      (typeof entry.lastVerdict === 'string' && Object.hasOwn(RANK, entry.lastVerdict))
+        ? undefined
+        : bad(at('lastVerdict'), `one of ${Object.keys(RANK).join(', ')}`, entry.lastVerdict)) ??
       count(at('followUpsPassed'), entry.followUpsPassed, MAX_SMALL_COUNT) ??
       count(at('followUpsTotal'), entry.followUpsTotal, MAX_SMALL_COUNT) ??
       count(at('hintsUsed'), entry.hintsUsed, MAX_SMALL_COUNT, true) ??

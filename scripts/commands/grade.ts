@@ -6,6 +6,7 @@ import path from 'node:path';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { isShippedStub } from '../../harness/learner/learning.ts';
 import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
 import { StateError } from '../../harness/learner/state.ts';
 import {
@@ -75,12 +76,15 @@ function toJson(graded: { problem: Problem; report: ProblemReport }[]): string {
       title: problem.title,
       verdict: report.verdict,
       followUps: report.followUps,
+      // The traps the report leads with, root causes first (empty when nothing failed).
+      diagnosis: { traps: report.diagnosis?.traps ?? [] },
       cases: report.cases.map((c) => ({
         name: c.name,
         tier: c.tier,
         trap: c.trap,
         status: c.status,
         ms: c.ms,
+        message: c.status === 'passed' ? null : (c.message ?? null),
       })),
     })),
   });
@@ -88,9 +92,25 @@ function toJson(graded: { problem: Problem; report: ProblemReport }[]): string {
 
 export async function grade(argv: string[], io: IO): Promise<number> {
   const { values, positionals } = parse(argv, {
-    dir: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    reveal: { type: 'boolean', default: false },
+    command: 'grade',
+    args: '[problem...]',
+    maxArgs: Infinity,
+    summary: 'Judges every problem, or those named: a table of verdicts, then a summary.',
+    options: {
+      dir: {
+        type: 'string',
+        value: 'DIR',
+        help: 'judge DIR/<problem-dir>/solution.ts (records no progress)',
+      },
+      json: { type: 'boolean', default: false, help: 'print one JSON document, not the table' },
+      reveal: {
+        type: 'boolean',
+        default: false,
+        help: 'also the full report of each problem not passed in full',
+      },
+    },
+    notes: ['A problem is named by its number, slug or folder: 933, number-of-recent-calls.'],
+    example: 'npm run grade -- 933 362 --reveal',
   });
   const all = loadProblems();
   // A problem named twice (`933 933`, or by number and by slug) is judged once.
@@ -123,9 +143,18 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   // Progress that cannot be saved does not hide the verdicts: they are shown, then what went wrong.
   let unsaved: StateError | undefined;
   if (values.dir === undefined) {
+    // An untouched stub was not attempted: judging it must not stamp a first attempt on it.
+    const untouched = new Set(
+      graded
+        .filter((g) => g.report.verdict === 'not-started' && isShippedStub(g.problem))
+        .map((g) => g.problem.dir),
+    );
     try {
       updateProgress(io.err, (progress) => {
-        for (const { report } of graded) recordReport(progress, report);
+        const now = new Date();
+        for (const { report } of graded) {
+          recordReport(progress, report, now, { untouched: untouched.has(report.dir) });
+        }
         for (const { problem } of graded) {
           if (progress.problems[problem.dir]?.hintsUsed) hinted.add(problem.dir);
         }
@@ -158,7 +187,9 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       }
     } else if (solved < graded.length) {
       io.out(
-        io.style.dim('Details: npm run kata <problem> (add --reveal to see hidden failing cases).'),
+        io.style.dim(
+          'Details: npm run kata <problem> (add -- --reveal to see hidden failing cases).',
+        ),
       );
     }
   }

@@ -25,9 +25,14 @@ export function readMaterial<T>(problem: Problem, what: string, read: () => T): 
 export const hintCount = (n: number): string => `${n} hint${n === 1 ? '' : 's'}`;
 
 /** Seen before (dimmed), just revealed (its label stands out), or one of all after solving. */
-type HintLook = 'seen' | 'new' | 'plain';
+export type HintLook = 'seen' | 'new' | 'plain';
 
-function hintLines(hints: string[], index: number, look: HintLook, style: IO['style']): string[] {
+export function hintLines(
+  hints: string[],
+  index: number,
+  look: HintLook,
+  style: IO['style'],
+): string[] {
   const label = `Hint ${index + 1}/${hints.length}`;
   const lines = wrap(`${label}  ${hints[index]}`, WIDTH, ' '.repeat(label.length + 2)).split('\n');
   if (look === 'seen') return lines.map((l) => style.dim(l));
@@ -80,7 +85,15 @@ export function showNextHint(problem: Problem, io: IO, again = `npm run hint ${p
 }
 
 export async function hint(argv: string[], io: IO): Promise<number> {
-  const { positionals } = parse(argv, {});
+  const { positionals } = parse(argv, {
+    command: 'hint',
+    args: '<problem>',
+    maxArgs: 1,
+    summary: 'The next hint for a problem, under the ones you have seen. Each is counted.',
+    options: {},
+    notes: ['Once the problem is accepted, every hint is shown and none is counted.'],
+    example: 'npm run hint 933',
+  });
   if (positionals.length !== 1) {
     throw new UsageError('name one problem: npm run hint <problem> (for example npm run hint 933)');
   }

@@ -122,10 +122,30 @@ export interface KataOptions {
 
 export async function kata(argv: string[], io: IO, options: KataOptions = {}): Promise<number> {
   const { values, positionals } = parse(argv, {
-    once: { type: 'boolean', default: false },
-    watch: { type: 'boolean', default: false },
-    reveal: { type: 'boolean', default: false },
-    open: { type: 'boolean', default: false },
+    command: 'kata',
+    args: '[problem]',
+    maxArgs: 1,
+    summary: 'Shows a problem, judges your stub, and judges it again on every save.',
+    options: {
+      once: {
+        type: 'boolean',
+        default: false,
+        help: 'judge once and exit: 0 if accepted, 1 if not',
+      },
+      // Watching without a terminal, for scripts (the bench): not offered to the learner.
+      watch: { type: 'boolean', default: false, hidden: true, help: 'watch without a terminal' },
+      reveal: {
+        type: 'boolean',
+        default: false,
+        help: 'also show the input and output of failing hidden cases',
+      },
+      open: { type: 'boolean', default: false, help: 'also open the stub in $VISUAL or $EDITOR' },
+    },
+    notes: [
+      'Without a problem, the first in the ladder not yet solved.',
+      'In a terminal it watches until q or Ctrl-C; h shows the next hint.',
+    ],
+    example: 'npm run kata 933 -- --once',
   });
   const problems = loadProblems();
   const problem = positionals[0]

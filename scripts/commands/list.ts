@@ -1,6 +1,6 @@
 // `npm run list`: the problems in ladder order, with difficulty and where the learner stands.
 import { loadProblems } from '../../harness/judge/problems.ts';
-import { loadProgress } from '../../harness/learner/progress.ts';
+import { loadProgress, type ProblemProgress } from '../../harness/learner/progress.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
@@ -14,8 +14,51 @@ const LEVEL = 7;
 /** Where the status column starts. */
 const STATUS_COLUMN = NUMBER + ID + TITLE + LEVEL;
 
+/** Joins the words of one piece of a status, so that a line breaks between pieces if it can. */
+const KEEP = '\u00a0';
+/** Between pieces: a line may break after the dot, never before it. */
+const SEP = `${KEEP}· `;
+
+/** A piece of a status ("now Wrong Answer", "2 hints"), kept on one line when it fits in one. */
+function piece(text: string): string {
+  return text.length <= WIDTH - STATUS_COLUMN ? text.replaceAll(' ', KEEP) : text;
+}
+
+/** Where the learner stands on a problem, for the status column (KEEP between words). */
+function statusOf(mine: ProblemProgress | undefined, io: IO): string {
+  const hints = mine?.hintsUsed ? `${SEP}${piece(hintCount(mine.hintsUsed))}` : '';
+  // A hint asked for before any judging makes an entry, but the problem is still not started.
+  if (!mine || (mine.bestVerdict === 'not-started' && mine.attempts === 0)) {
+    return io.style.dim(`${piece('not started')}${hints}`);
+  }
+  // Where the learner stands now, when the latest verdict is not the best (solved once, broken
+  // since). Records written before the latest verdict was kept say nothing of it.
+  const last = mine.lastVerdict;
+  const now =
+    last !== undefined && last !== mine.bestVerdict
+      ? `${SEP}${piece(`now ${VERDICT_LABEL[last]}`)}`
+      : '';
+  if (mine.bestVerdict === 'accepted') {
+    const followUps = piece(`follow-ups ${mine.followUpsPassed}/${mine.followUpsTotal}`);
+    return (
+      io.style.green(piece('✓ solved')) +
+      (now ? io.style.yellow(now) : '') +
+      io.style.green(`${hints}${SEP}${followUps}`)
+    );
+  }
+  const label = VERDICT_LABEL[mine.bestVerdict];
+  const best = piece(now ? `best ${label}` : label);
+  return io.style.yellow(`${best}${now}${SEP}${piece(`${mine.attempts} attempts`)}${hints}`);
+}
+
 export async function list(argv: string[], io: IO): Promise<number> {
-  parse(argv, {});
+  parse(argv, {
+    command: 'list',
+    maxArgs: 0,
+    summary: 'The ladder of problems, with difficulty and where you stand on each.',
+    options: {},
+    example: 'npm run list',
+  });
   const progress = loadProgress(io.err);
   io.out(
     io.style.bold(
@@ -23,19 +66,7 @@ export async function list(argv: string[], io: IO): Promise<number> {
     ),
   );
   loadProblems().forEach((problem, i) => {
-    const mine = progress.problems[problem.dir];
-    const hints = mine?.hintsUsed ? ` · ${hintCount(mine.hintsUsed)}` : '';
-    // A hint asked for before any judging makes an entry, but the problem is still not started.
-    const status =
-      !mine || (mine.bestVerdict === 'not-started' && mine.attempts === 0)
-        ? io.style.dim(`not started${hints}`)
-        : mine.bestVerdict === 'accepted'
-          ? io.style.green(
-              `✓ solved${hints} · follow-ups ${mine.followUpsPassed}/${mine.followUpsTotal}`,
-            )
-          : io.style.yellow(
-              `${VERDICT_LABEL[mine.bestVerdict]} · ${mine.attempts} attempts${hints}`,
-            );
+    const status = statusOf(progress.problems[problem.dir], io);
     const number = String(i + 1).padEnd(NUMBER);
     const rest = `${problem.title.padEnd(TITLE)}${problem.difficulty.padEnd(LEVEL)}${status}`;
     // The id is what the learner types, so it is never cut: one too long for its column (the
@@ -45,7 +76,7 @@ export async function list(argv: string[], io: IO): Promise<number> {
         ? `${number}${problem.id.padEnd(ID)}${rest}`
         : `${number}${problem.id}\n${' '.repeat(NUMBER + ID)}${rest}`;
     // A long status goes on under itself rather than past the 80th column.
-    io.out(wrap(row, WIDTH, ' '.repeat(STATUS_COLUMN)));
+    io.out(wrap(row, WIDTH, ' '.repeat(STATUS_COLUMN)).replaceAll(KEEP, ' '));
   });
   io.out(io.style.dim('\nStart with: npm run kata (opens the first problem not yet solved)'));
   return 0;

@@ -84,12 +84,28 @@ export async function newProblem(
   roots: Roots = { problems: PROBLEMS_DIR, solutions: SOLUTIONS_DIR },
 ): Promise<number> {
   const { values, positionals } = parse(argv, {
-    class: { type: 'string' },
-    title: { type: 'string' },
-    difficulty: { type: 'string', default: 'Medium' },
+    command: 'new-problem',
+    args: '<dir>',
+    maxArgs: 1,
+    synopsis: ['npm run new-problem -- <dir> --class <ClassName> [options]'],
+    summary: 'Makes the skeleton of a new problem from scripts/templates/.',
+    options: {
+      class: {
+        type: 'string',
+        value: 'NAME',
+        help: 'the class to export, in PascalCase (required)',
+      },
+      title: { type: 'string', value: 'TEXT', help: 'the title (by default, made from <dir>)' },
+      difficulty: {
+        type: 'string',
+        value: 'LEVEL',
+        default: 'Medium',
+        help: 'Easy, Medium or Hard (by default Medium)',
+      },
+    },
+    notes: ['<dir> is the folder name in kebab case; a leading number becomes the id.'],
+    example: 'npm run new-problem -- 1234-sliding-window-log --class SlidingWindowLog',
   });
-  if (positionals.length > 1)
-    throw new UsageError(`unexpected argument "${shownArg(positionals[1] as string)}"`);
   const dir = positionals[0];
   validate(dir, values.class, roots);
   const difficulty = values.difficulty as Difficulty;

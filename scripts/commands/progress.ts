@@ -171,9 +171,17 @@ function exportTo(file: string, io: IO): number {
   } catch (error) {
     throw new UsageError(`cannot write ${shownArg(file)}: ${reason(error)}`);
   }
-  const count = Object.keys(progress.problems).length;
+  // Counted are the problems of this ladder; records of folders gone since travel along unnamed.
+  const known = new Set(loadProblems().map((p) => p.dir));
+  const dirs = Object.keys(progress.problems);
+  const count = dirs.filter((dir) => known.has(dir)).length;
+  const others = dirs.length - count;
   const named = escapeControl(file);
   io.out(`Exported the progress on ${count} problem${count === 1 ? '' : 's'} to ${named}`);
+  if (others > 0) {
+    const what = others === 1 ? 'a problem' : `${others} problems`;
+    io.out(io.style.dim(wrap(`It also keeps what was recorded of ${what} not in this ladder.`)));
+  }
   io.out(io.style.dim(`Bring it in elsewhere with: npm run progress -- --import ${named}`));
   return 0;
 }
@@ -289,15 +297,27 @@ async function reset(yes: boolean, io: IO & Asker): Promise<number> {
 }
 
 export async function progress(argv: string[], io: IO & Asker): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    export: { type: 'string' },
-    import: { type: 'string' },
-    reset: { type: 'boolean', default: false },
-    yes: { type: 'boolean', short: 'y', default: false },
+  const { values } = parse(argv, {
+    command: 'progress',
+    maxArgs: 0,
+    summary: 'Where you stand on each problem; or your record exported, imported or cleared.',
+    options: {
+      export: { type: 'string', value: 'FILE', help: 'write your progress to FILE' },
+      import: {
+        type: 'string',
+        value: 'FILE',
+        help: 'merge FILE into your progress (the best of both is kept)',
+      },
+      reset: { type: 'boolean', default: false, help: 'clear your progress, keeping a copy first' },
+      yes: {
+        type: 'boolean',
+        short: 'y',
+        default: false,
+        help: 'with --reset: do not ask (needed without a terminal)',
+      },
+    },
+    example: 'npm run progress -- --export progress.json',
   });
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument "${shownArg(positionals[0] as string)}"`);
-  }
   const actions = [values.export, values.import, values.reset || undefined];
   if (actions.filter((a) => a !== undefined).length > 1) {
     throw new UsageError('use one of --export, --import and --reset at a time');

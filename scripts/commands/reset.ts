@@ -157,10 +157,23 @@ function resetOne(problem: Problem, stub: Stub, io: IO): void {
 
 export async function reset(argv: string[], io: IO & Asker): Promise<number> {
   const { values, positionals } = parse(argv, {
-    all: { type: 'boolean', default: false },
-    yes: { type: 'boolean', short: 'y', default: false },
+    command: 'reset',
+    args: '<problem>',
+    maxArgs: 1,
+    synopsis: ['npm run reset <problem> [-- --yes]', 'npm run reset -- --all [--yes]'],
+    summary: 'Puts the stub back as shipped; your file is first copied to the backups.',
+    options: {
+      all: { type: 'boolean', default: false, help: 'every problem whose file you have changed' },
+      yes: {
+        type: 'boolean',
+        short: 'y',
+        default: false,
+        help: 'do not ask (needed without a terminal)',
+      },
+    },
+    example: 'npm run reset -- 933 --yes',
   });
-  if (values.all === positionals.length > 0 || positionals.length > 1) {
+  if (values.all === positionals.length > 0) {
     throw new UsageError('name one problem or --all: npm run reset 933, or npm run reset -- --all');
   }
   const problems = loadProblems();
@@ -169,11 +182,19 @@ export async function reset(argv: string[], io: IO & Asker): Promise<number> {
   // the command with nothing reset.
   const stubs = new Map(chosen.map((problem) => [problem, inspect(problem)]));
   const pristine = chosen.filter((problem) => isPristine(problem, stubs.get(problem) as Stub));
-  for (const problem of pristine) {
-    io.out(io.style.dim(`${problem.id}: already the stub as shipped, nothing to reset`));
-  }
   const changed = chosen.filter((problem) => !pristine.includes(problem));
-  if (changed.length === 0) return 0;
+  if (changed.length === 0) {
+    // The problem named is answered for; --all speaks only of the files it changes, here none.
+    const named = chosen[0] as Problem;
+    io.out(
+      io.style.dim(
+        values.all
+          ? 'Every stub is already as shipped: nothing to reset.'
+          : `${named.id}: already the stub as shipped, nothing to reset`,
+      ),
+    );
+    return 0;
+  }
 
   const what =
     changed.length === 1

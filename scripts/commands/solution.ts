@@ -12,7 +12,7 @@ import {
   updateProgress,
 } from '../../harness/learner/progress.ts';
 import type { Style } from '../../harness/terminal/style.ts';
-import { WIDTH } from '../../harness/terminal/wrap.ts';
+import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { readMaterial } from './hint.ts';
@@ -20,8 +20,9 @@ import { shownPath } from './reset.ts';
 
 /**
  * The source exactly as written, so that it can be copied, with comments dimmed so the code stands
- * out. Lines are not wrapped: the references are formatted for 100 columns, and a broken line of
- * code reads worse than a long one.
+ * out. Lines are never wrapped: the comments of the references are written to fit 80 columns, and
+ * a code line wider than the screen runs long, since a broken line of code reads worse than a long
+ * one.
  */
 export function paintSource(source: string, style: Style): string[] {
   let inBlock = false;
@@ -38,14 +39,14 @@ export function paintSource(source: string, style: Style): string[] {
 }
 
 /** The page to show, read before anything is asked or recorded: missing material fails first. */
-function page(problem: Problem, io: IO): string {
+export function page(problem: Problem, io: Pick<IO, 'style'>): string {
   const rule = io.style.dim('─'.repeat(WIDTH));
   const source = readMaterial(problem, 'reference', () =>
     readFileSync(problem.referenceFile, 'utf8'),
   );
   const explanation = readMaterial(problem, 'explanation', () => loadExplanation(problem));
   return [
-    io.style.bold(`${problem.id} · ${problem.title} — the reference solution`),
+    io.style.bold(wrap(`${problem.id} · ${problem.title} — the reference solution`, WIDTH, '  ')),
     io.style.dim(shownPath(problem.referenceFile)),
     rule,
     ...paintSource(source, io.style),
@@ -57,7 +58,20 @@ function page(problem: Problem, io: IO): string {
 
 export async function solution(argv: string[], io: IO & Asker): Promise<number> {
   const { values, positionals } = parse(argv, {
-    yes: { type: 'boolean', short: 'y', default: false },
+    command: 'solution',
+    args: '<problem>',
+    maxArgs: 1,
+    summary: 'The reference solution of a problem, and why it works.',
+    options: {
+      yes: {
+        type: 'boolean',
+        short: 'y',
+        default: false,
+        help: 'show it without asking, even before you have solved the problem',
+      },
+    },
+    notes: ['Before your own solution is accepted it asks first, and notes that you looked.'],
+    example: 'npm run solution 933',
   });
   if (positionals.length !== 1) {
     throw new UsageError('name one problem: npm run solution <problem> (for example 933)');

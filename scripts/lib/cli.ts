@@ -1,5 +1,6 @@
-// What every command shares: argument parsing, bad input answered in one line with exit code 2, and
-// the streams it writes to (injected, so tests can run commands in-process).
+// What every command shares: argument parsing as each command declares it (its --help is made from
+// that declaration), bad input answered in one line with exit code 2, and the streams it writes to
+// (injected, so tests can run commands in-process).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closestProblem, findProblem, type Problem } from '../../harness/judge/problems.ts';
 import { StateError } from '../../harness/learner/state.ts';
@@ -10,10 +11,14 @@ import {
   shownArgument,
 } from '../../harness/terminal/escape.ts';
 import { colorEnabled, makeStyle, type Style } from '../../harness/terminal/style.ts';
+import { setWidth, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 
 export const USAGE_EXIT = 2;
 
 export class UsageError extends Error {}
+
+/** `--help` or `-h` was given: the message is the usage text, shown on stdout with exit code 0. */
+export class HelpRequest extends Error {}
 
 /** An argument the learner typed, fit to be echoed in an error line: escaped, and cut if long. */
 export const shownArg = (text: string): string => shownArgument(text);
@@ -31,6 +36,8 @@ export interface IO {
 
 export function processIO(): IO {
   const tty = Boolean(process.stdout.isTTY);
+  // Text is wrapped to the terminal's width; piped output gets the default.
+  setWidth(tty ? process.stdout.columns : undefined);
   // Piped into `head` and cut off: stop quietly, as other command-line tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
@@ -44,15 +51,145 @@ export function processIO(): IO {
   };
 }
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: T,
-) {
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** An option as a command declares it: what parseArgs needs, and what --help says of it. */
+export type OptionSpec = Options[string] & {
+  /** What it does, in a few words. */
+  help: string;
+  /** The name of its value, for an option that takes one: `--export FILE`. */
+  value?: string;
+  /** Accepted, but neither shown by --help nor listed after an unknown option (for scripts). */
+  hidden?: boolean;
+};
+
+/**
+ * What a command takes, declared where it parses its arguments: --help is made from it, and an
+ * unknown option or one argument too many is refused with it, so no command can forget either.
+ */
+export interface Usage<T extends Record<string, OptionSpec>> {
+  /** The script's name in package.json: `npm run <command>`. */
+  command: string;
+  /**
+   * Its positional arguments as the synopsis shows them (`<problem>`, `[problem]`, `[problem...]`),
+   * and as an argument too many is answered: "npm run hint takes <problem> only".
+   */
+  args?: string;
+  /** How many positional arguments it takes at most (Infinity for any number). */
+  maxArgs: number;
+  /** Synopsis lines, when the one made from `args` and the options does not tell it all. */
+  synopsis?: string[];
+  /** What the command does, in one line. */
+  summary: string;
+  options: T;
+  /** Sentences shown after the options: what it does without arguments, and the like. */
+  notes?: string[];
+  /** One command line to copy, as npm needs it (options after `--`). */
+  example: string;
+}
+
+const HELP_OPTION = { type: 'boolean', short: 'h', help: 'show this help' } as const;
+
+type Config<T extends Options> = {
+  args: string[];
+  options: T;
+  allowPositionals: true;
+  strict: true;
+};
+
+/**
+ * Parses a command's arguments as its usage declares them. `--help` (`-h`) throws a HelpRequest
+ * holding the usage text; an unknown option, a missing value or more positional arguments than the
+ * command takes throws a one-line UsageError that says what it does take.
+ */
+export function parse<T extends Record<string, OptionSpec>>(argv: string[], usage: Usage<T>) {
+  const options = { ...usage.options, help: HELP_OPTION };
+  let parsed;
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(echoing((error as Error).message.split('\n')[0] as string, argv));
+    // `--revael --help` wants the help, not a complaint about --revael.
+    if (asksForHelp(argv)) throw new HelpRequest(usageText(usage));
+    throw new UsageError(parseProblem(error as Error & { code?: string }, argv, usage));
   }
+  const values = parsed.values as Record<string, unknown>;
+  if (values.help) throw new HelpRequest(usageText(usage));
+  delete values.help;
+  const extra = parsed.positionals[usage.maxArgs];
+  if (extra !== undefined) {
+    const takes = usage.maxArgs === 0 || !usage.args ? 'none' : `${usage.args} only`;
+    throw new UsageError(
+      `unexpected argument "${shownArg(extra)}": npm run ${usage.command} takes ${takes}`,
+    );
+  }
+  return parsed as unknown as ReturnType<typeof parseArgs<Config<T>>>;
+}
+
+/** Whether `--help` or `-h` comes before any `--` that ends the options. */
+function asksForHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+/** The options --help shows, `help` last. */
+function shownOptions(usage: Usage<Record<string, OptionSpec>>): [string, OptionSpec][] {
+  const declared = Object.entries(usage.options).filter(([, spec]) => !spec.hidden);
+  return [...declared, ['help', HELP_OPTION]];
+}
+
+/** Why parseArgs refused the arguments, in one line that says what would do. */
+function parseProblem(
+  error: Error & { code?: string },
+  argv: string[],
+  usage: Usage<Record<string, OptionSpec>>,
+): string {
+  const unknown = /^Unknown option '([\s\S]*?)'\. To specify/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+    const known = shownOptions(usage).map(([name]) => `--${name}`);
+    return `unknown option '${shownArg(unknown[1] as string)}'. Options: ${known.join(', ')}`;
+  }
+  // A missing value, or a value given to a flag: parseArgs names the option, as declared.
+  const named = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?'/.exec(error.message)?.[1];
+  const key = named?.slice(2) ?? '';
+  const spec = Object.hasOwn(usage.options, key) ? usage.options[key] : undefined;
+  if (named !== undefined && spec !== undefined) {
+    if (spec.type === 'boolean') return `${named} takes no value`;
+    const wanted = `${named} needs a value: ${named} ${spec.value ?? 'VALUE'}`;
+    // `--dir --json`: a value that starts with a dash must be joined to its option.
+    const ambiguous = error.message.includes('argument is ambiguous');
+    return ambiguous ? `${wanted} (one starting with - as ${named}=-…)` : wanted;
+  }
+  const first = (error.message.split('\n')[0] as string).replace(/\.$/, '');
+  return echoing(first, argv);
+}
+
+function synopsis(usage: Usage<Record<string, OptionSpec>>): string[] {
+  if (usage.synopsis) return usage.synopsis;
+  const args = usage.args ? ` ${usage.args}` : '';
+  const options = shownOptions(usage).length > 1 ? ' [-- options]' : '';
+  return [`npm run ${usage.command}${args}${options}`];
+}
+
+/** What --help prints: synopsis, what the command does, each option, notes and an example. */
+export function usageText(usage: Usage<Record<string, OptionSpec>>): string {
+  const lines = synopsis(usage).map((line, i) => `${i === 0 ? 'usage: ' : '       '}${line}`);
+  lines.push('', wrap(usage.summary), '', 'options:');
+  const shown = shownOptions(usage);
+  const labels = shown.map(([name, spec]) => {
+    const short = spec.short ? `-${spec.short}, ` : '    ';
+    return `${short}--${name}${spec.value ? ` ${spec.value}` : ''}`;
+  });
+  const column = 2 + Math.max(...labels.map((label) => label.length)) + 2;
+  shown.forEach(([, spec], i) => {
+    const label = `  ${labels[i] as string}`.padEnd(column);
+    lines.push(wrap(`${label}${spec.help}`, WIDTH, ' '.repeat(column)));
+  });
+  if (usage.notes) lines.push('', wrap(usage.notes.join(' ')));
+  lines.push('');
+  // `npm run kata 933 --once` passes no --once: npm takes it for itself.
+  if (shown.length > 1) lines.push(wrap('With npm, options go after --: npm keeps any before it.'));
+  lines.push(wrap(`example: ${usage.example}`, WIDTH, '  '));
+  return lines.join('\n');
 }
 
 /**
@@ -104,12 +241,17 @@ export function resolveProblems(problems: Problem[], names: string[]): Problem[]
 
 /**
  * Runs a command, turning a UsageError (bad input) or a StateError (a state folder or file that
- * cannot be used) into one clear line, control characters escaped, and exit code 2.
+ * cannot be used) into one clear line, control characters escaped, and exit code 2; a HelpRequest
+ * into its usage text on stdout, and exit code 0.
  */
 export async function runCommand(command: (io: IO) => Promise<number>, io: IO): Promise<number> {
   try {
     return await command(io);
   } catch (error) {
+    if (error instanceof HelpRequest) {
+      io.out(error.message);
+      return 0;
+    }
     if (error instanceof UsageError || error instanceof StateError) {
       io.err(`error: ${errorLine(error.message)}`);
       return USAGE_EXIT;

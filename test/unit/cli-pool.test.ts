@@ -4,6 +4,7 @@ import { loadProblems } from '../../harness/judge/problems.ts';
 import {
   parse,
   processIO,
+  type OptionSpec,
   resolveProblem,
   runCommand,
   USAGE_EXIT,
@@ -19,20 +20,32 @@ afterEach(() => {
 });
 
 describe('parse', () => {
+  /** A usage taking the given options and at most one positional argument. */
+  const usage = <T extends Record<string, OptionSpec>>(options: T) => ({
+    command: 'kata',
+    maxArgs: 1,
+    summary: 'A command.',
+    options,
+    example: 'npm run kata',
+  });
+
   test('returns flags and positionals', () => {
-    const { values, positionals } = parse(['933', '--once', '--dir', 'x'], {
-      once: { type: 'boolean', default: false },
-      dir: { type: 'string' },
-    });
+    const { values, positionals } = parse(
+      ['933', '--once', '--dir', 'x'],
+      usage({
+        once: { type: 'boolean', default: false, help: 'once' },
+        dir: { type: 'string', help: 'a folder' },
+      }),
+    );
     expect(values).toEqual({ once: true, dir: 'x' });
     expect(positionals).toEqual(['933']);
   });
 
   test('an unknown flag or a missing value is a one-line UsageError', () => {
-    expect(() => parse(['--frobnicate'], {})).toThrow(UsageError);
-    expect(() => parse(['--frobnicate'], {})).toThrow(/frobnicate/);
+    expect(() => parse(['--frobnicate'], usage({}))).toThrow(UsageError);
+    expect(() => parse(['--frobnicate'], usage({}))).toThrow(/frobnicate/);
     try {
-      parse(['--dir'], { dir: { type: 'string' } });
+      parse(['--dir'], usage({ dir: { type: 'string', help: 'a folder' } }));
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(UsageError);

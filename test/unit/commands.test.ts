@@ -108,7 +108,7 @@ describe('grade', () => {
     expect(existsSync(PROGRESS_FILE)).toBe(false);
   });
 
-  test('the untouched stub: Not Started in the table, exit 1, progress recorded', async () => {
+  test('the untouched stub: Not Started in the table, exit 1, and no attempt recorded', async () => {
     const io = captureIO();
     expect(await grade(['933'], io)).toBe(1);
     const out = text(io.stdout);
@@ -117,9 +117,9 @@ describe('grade', () => {
       /^933 +Number of Recent Ca… +Easy +Not Started +0\/\d+ +0\/\d+ +\d+\.\ds$/m,
     );
     expect(out).toMatch(/Solved 0\/1 · follow-ups 0\/\d+ · \d+\.\d s/);
-    expect(out).toContain('Details: npm run kata <problem>');
-    const progress = loadProgress(() => {});
-    expect(progress.problems[DIR933]).toMatchObject({ bestVerdict: 'not-started', attempts: 0 });
+    expect(out).toContain('Details: npm run kata <problem> (add -- --reveal');
+    // The stub as shipped was not attempted: no first attempt is stamped on it.
+    expect(loadProgress(() => {}).problems[DIR933]).toBeUndefined();
   });
 
   test('--reveal prints the full report of what is not accepted', async () => {

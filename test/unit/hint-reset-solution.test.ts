@@ -381,7 +381,7 @@ describe('reset', () => {
     expect(backups()).toEqual([]);
   });
 
-  test('--all resets every changed problem, one backup each, and skips the pristine', async () => {
+  test('--all resets every changed problem, one backup each, and speaks only of those', async () => {
     writeFileSync(p933.stubFile, mine);
     writeFileSync(p362.stubFile, 'export class HitCounter {}\n');
     const io = askingIO(['yes']);
@@ -395,18 +395,36 @@ describe('reset', () => {
       '362-design-hit-counter',
       '933-number-of-recent-calls',
     ]);
-    expect(out.match(/already the stub as shipped/g)).toHaveLength(problems.length - 2);
+    // The stubs left as they were go unmentioned: every line is about a file that changed.
+    expect(out).not.toContain('already the stub as shipped');
+    const said = stripped(io.stdout).filter((line) => !line.startsWith('  '));
+    expect(said).toEqual([
+      expect.stringMatching(/^✓ 933: stub restored; /),
+      expect.stringMatching(/^✓ 362: stub restored; /),
+    ]);
     for (const line of stripped(io.stdout)) expect(line.length).toBeLessThanOrEqual(80);
   });
 
+  test('--all with every stub as shipped says so in one line, and asks nothing', async () => {
+    const io = askingIO();
+    const { code, out } = await run(reset, ['--all'], io);
+    expect(code).toBe(0);
+    expect(out).toBe('Every stub is already as shipped: nothing to reset.');
+    expect(io.prompts).toEqual([]);
+    expect(backups()).toEqual([]);
+  });
+
   test('one problem or --all, not both, not neither', async () => {
-    for (const argv of [[], ['933', '--all'], ['933', '362']]) {
+    for (const argv of [[], ['933', '--all']]) {
       const { code, err } = await run(reset, argv);
       expect(code, argv.join(' ')).toBe(2);
       expect(err).toBe(
         'error: name one problem or --all: npm run reset 933, or npm run reset -- --all',
       );
     }
+    const two = await run(reset, ['933', '362']);
+    expect(two.code).toBe(2);
+    expect(two.err).toBe('error: unexpected argument "362": npm run reset takes <problem> only');
     expect((await run(reset, ['--frobnicate'])).code).toBe(2);
   });
 
@@ -638,6 +656,122 @@ describe('list and grade mark a solve with hints', () => {
     const io = captureIO();
     expect(await grade(['--dir', dir, '933'], io)).toBe(0);
     expect(text(io.stdout)).not.toContain('*');
+  });
+});
+
+describe('grade and the untouched stub', () => {
+  test('judging the stub as shipped records no attempt, and list still says not started', async () => {
+    const io = captureIO();
+    expect(await grade(['933'], io)).toBe(1);
+    expect(text(io.stdout)).toMatch(/^933 .* Not Started /m);
+    expect(entry(p933.dir)).toBeUndefined();
+    const listed = captureIO();
+    await list([], listed);
+    expect(listed.stdout[1]).toMatch(/933 .* Easy +not started$/);
+  });
+
+  test('a file the learner changed is attempted, even if it still throws "Not implemented"', async () => {
+    writeFileSync(p933.stubFile, `${readFileSync(p933.stubFile, 'utf8')}\n// thinking…\n`);
+    await grade(['933'], captureIO());
+    expect(entry(p933.dir)).toMatchObject({
+      bestVerdict: 'not-started',
+      lastVerdict: 'not-started',
+      firstAttempted: expect.any(String),
+    });
+  });
+
+  test('hints asked for before are kept, and no date is stamped by the stub', async () => {
+    setProgress({ [p933.dir]: { hintsUsed: 1 } });
+    const before = entry(p933.dir)!;
+    await grade(['933'], captureIO());
+    expect(entry(p933.dir)).toEqual({ ...before, lastVerdict: 'not-started' });
+  });
+
+  test('after a reset, a solved problem is shown solved, and where it stands now', async () => {
+    const solvedAt = '2026-01-02T03:04:05.000Z';
+    setProgress({
+      [p933.dir]: {
+        bestVerdict: 'accepted',
+        lastVerdict: 'accepted',
+        attempts: 2,
+        firstAccepted: solvedAt,
+        lastAttempted: solvedAt,
+        followUpsPassed: 1,
+        followUpsTotal: 1,
+      },
+    });
+    await grade(['933'], captureIO());
+    expect(entry(p933.dir)).toMatchObject({
+      bestVerdict: 'accepted',
+      lastVerdict: 'not-started',
+      attempts: 2,
+      lastAttempted: solvedAt,
+    });
+    const io = captureIO();
+    await list([], io);
+    expect(io.stdout[1]!.replace(/\s+/g, ' ')).toMatch(
+      /933 .* Easy ✓ solved · now Not Started · follow-ups 1\/1$/,
+    );
+  });
+});
+
+describe('list: where the learner stands now', () => {
+  test('solved once and broken since; better once and worse now; the same: said once', async () => {
+    fake.verdicts = ['accepted', 'wrong-answer', 'wrong-answer', 'compile-error', 'runtime-error'];
+    // Each a file of the learner's: the stub as shipped is not an attempt.
+    for (const problem of problems) writeFileSync(problem.stubFile, '// mine\n');
+    await grade(['933'], captureIO());
+    await grade(['933', '362'], captureIO());
+    await grade(['362', '346'], captureIO());
+    expect(entry(p933.dir)).toMatchObject({ bestVerdict: 'accepted', lastVerdict: 'wrong-answer' });
+    const io = captureIO();
+    expect(await list([], io)).toBe(0);
+    const rows = stripped(io.stdout)
+      .join('\n')
+      .split(/\n(?=\d )/);
+    const flat = (row: string | undefined): string => row!.replace(/\s+/g, ' ');
+    expect(flat(rows[1])).toMatch(/933 .* Easy ✓ solved · now Wrong Answer · follow-ups 1\/1$/);
+    expect(flat(rows[2])).toMatch(
+      /362 .* Medium best Wrong Answer · now Compile Error · 2 attempts$/,
+    );
+    expect(flat(rows[3])).toMatch(/346 .* Easy Runtime Error · 1 attempts$/);
+    // A line breaks between the pieces of a status, never inside one ("now Wrong / Answer").
+    expect(rows[1]!.split('\n').map((line) => line.trim())).toEqual([
+      '1  933          Number of Recent Calls          Easy   ✓ solved ·',
+      'now Wrong Answer ·',
+      'follow-ups 1/1',
+    ]);
+    expect(rows[1]).not.toContain('\u00a0');
+    for (const line of stripped(io.stdout)) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  test('a record written before the latest verdict was kept shows the best alone', async () => {
+    setProgress({
+      [p933.dir]: { bestVerdict: 'accepted', attempts: 1, followUpsPassed: 1, followUpsTotal: 2 },
+      [p362.dir]: { bestVerdict: 'wrong-answer', attempts: 4 },
+    });
+    expect(entry(p933.dir)?.lastVerdict).toBeUndefined();
+    const io = captureIO();
+    await list([], io);
+    expect(io.stdout[1]!.replace(/\s+/g, ' ')).toMatch(/Easy ✓ solved · follow-ups 1\/2$/);
+    expect(io.stdout[2]).toMatch(/Medium +Wrong Answer · 4 attempts$/);
+  });
+
+  test('in colour, the news is yellow between the green of the solve', async () => {
+    fake.verdicts = ['accepted', 'time-limit-exceeded'];
+    writeFileSync(p933.stubFile, '// mine\n');
+    await grade(['933'], captureIO());
+    await grade(['933'], captureIO());
+    const io = captureIO();
+    io.style = makeStyle(true);
+    await list([], io);
+    const row = io.stdout[1]!;
+    // Right after the green solve, the news in yellow (wrapped, maybe), then green again.
+    const { green, yellow } = makeStyle(true);
+    const [news, rest] = [yellow(' · now Time Limit Exceeded'), green(' · follow-ups 1/1')];
+    expect(row.replace(/\s+/g, ' ')).toContain(`${green('✓ solved')}${news}${rest}`);
+    expect(stripAnsi(row).replace(/\s+/g, ' ')).toContain('✓ solved · now Time Limit Exceeded ·');
+    for (const line of stripped(io.stdout)) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });
 

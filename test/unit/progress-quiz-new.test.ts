@@ -42,7 +42,7 @@ import {
   type Roots,
 } from '../../scripts/commands/new-problem.ts';
 import { BACKUP_DIR, progress, when } from '../../scripts/commands/progress.ts';
-import { parseAnswer, pickQuiz, quiz } from '../../scripts/commands/quiz.ts';
+import { parseAnswer, pickQuiz, quiz, shuffledOrder } from '../../scripts/commands/quiz.ts';
 import { runCommand, type IO } from '../../scripts/lib/cli.ts';
 import type { Asker } from '../../scripts/lib/confirm.ts';
 import { readLines, toNextLine } from '../../scripts/lib/lines.ts';
@@ -430,11 +430,21 @@ describe('pickQuiz', () => {
 
 describe('quiz', () => {
   const questions = loadQuiz(problems[0]!);
-  const letters = (answers: number[]): string[] => answers.map((i) => 'abcdefgh'[i] as string);
+  // The choices are shuffled on every run: a fixed source fixes the order (quiz-choices.test.ts
+  // checks the shuffling itself). Each question's order is drawn in turn from the source.
+  const fixed = (): (() => number) => {
+    let n = 0;
+    return () => ((n = (n * 7 + 3) % 11), n / 11);
+  };
+  const drawn = fixed();
+  const orders = questions.map((q) => shuffledOrder(q.choices.length, drawn));
+  /** The letters under which the file's choices `answers` are shown, question by question. */
+  const letters = (answers: number[]): string[] =>
+    answers.map((choice, i) => 'abcdefgh'[orders[i]!.indexOf(choice)] as string);
   const rightAnswers = letters(questions.map((q) => q.answer));
 
   test('asks every question, tells right from wrong with the reason, and records the score', async () => {
-    const { code, io } = await run((argv, io) => quiz(argv, io, rightAnswers), ['933']);
+    const { code, io } = await run((argv, io) => quiz(argv, io, rightAnswers, fixed()), ['933']);
     expect(code).toBe(0);
     const out = text(io.stdout);
     expect(io.stdout[0]).toBe(
@@ -471,18 +481,22 @@ describe('quiz', () => {
     const lines = [
       'x',
       '',
-      String(wrong[0]! + 1),
-      ...letters(wrong.slice(1)).map((l) => l.toUpperCase()),
+      String(orders[0]!.indexOf(wrong[0]!) + 1),
+      ...letters(wrong)
+        .slice(1)
+        .map((l) => l.toUpperCase()),
     ];
     lines[3] = `${lines[3]})`;
-    const { code, io } = await run((argv, io) => quiz(argv, io, lines), ['933']);
+    const { code, io } = await run((argv, io) => quiz(argv, io, lines, fixed()), ['933']);
     expect(code).toBe(0);
     const out = text(io.stdout);
     expect(out).not.toContain('Not solved yet');
     expect(out).toContain('"x" is not one of the choices: answer with a–d or 1–4.');
     expect(out).toContain('"" is not one of the choices');
-    expect(out.match(/✗ Wrong: the answer is [a-d]\)\./g)).toHaveLength(questions.length);
-    expect(out).toContain(`✗ Wrong: the answer is ${'abcd'[questions[0]!.answer]}).`);
+    // Each time the letter the right choice has on screen, not in the file.
+    const told = [...out.matchAll(/✗ Wrong: the answer is ([a-d])\)\./g)].map((m) => m[1]);
+    expect(told).toEqual(rightAnswers);
+    expect(told).not.toEqual(questions.map((q) => 'abcd'[q.answer]));
     // A worse score is the latest, but the best stays.
     expect(io.stdout.at(-1)).toBe(
       `\nScore: 0/${questions.length} · best so far 2/${questions.length}`,
@@ -514,7 +528,8 @@ describe('quiz', () => {
 
   test('without a problem named, the first quiz never completed', async () => {
     record({ [DIR933]: entry({ quiz: { best: 1, last: 1, total: 6, at: day(1) } }) });
-    const { io } = await run((argv, io) => quiz(argv, io, []), []);
+    // 362 is not solved, so without a terminal it takes --yes (quiz-choices.test.ts: the asking).
+    const { io } = await run((argv, io) => quiz(argv, io, []), ['--yes']);
     expect(io.stdout[0]).toMatch(/^Quiz · 362 · Design Hit Counter · \d+ questions$/);
   });
 
@@ -533,7 +548,9 @@ describe('quiz', () => {
     expect(unknown.io.stderr[0]).toMatch(/^error: Unknown problem "nope"/);
     const two = await run((argv, io) => quiz(argv, io, []), ['933', '362']);
     expect(two.code).toBe(2);
-    expect(two.io.stderr).toEqual(['error: name one problem at most: npm run quiz [problem]']);
+    expect(two.io.stderr).toEqual([
+      'error: unexpected argument "362": npm run quiz takes [problem] only',
+    ]);
   });
 });
 

@@ -5,8 +5,10 @@ import { describe, expect, test } from 'vitest';
 import type { ProblemReport, Verdict } from '../../harness/judge/outcome.ts';
 import { REPO_ROOT, STATE_DIR } from '../../harness/paths.ts';
 import {
+  checkRecord,
   emptyProgress,
   isSolved,
+  mergeProgress,
   loadProgress,
   PROGRESS_FILE,
   recordReport,
@@ -35,6 +37,35 @@ describe('loadProgress', () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  test('a file written before the latest verdict was kept is read as it is', () => {
+    const file = path.join(scratchDir('progress'), 'progress.json');
+    const older = {
+      version: 1,
+      problems: {
+        '1-a': {
+          firstAttempted: day(1).toISOString(),
+          firstAccepted: day(1).toISOString(),
+          lastAttempted: day(1).toISOString(),
+          attempts: 1,
+          bestVerdict: 'accepted',
+          followUpsPassed: 0,
+          followUpsTotal: 2,
+        },
+      },
+    };
+    writeFileSync(file, JSON.stringify(older));
+    const warnings: string[] = [];
+    const loaded = loadProgress((w) => warnings.push(w), file);
+    expect(loaded).toEqual(older);
+    expect(warnings).toEqual([]);
+    // Judged again, it learns the latest verdict.
+    recordReport(loaded, report('wrong-answer'), day(2));
+    expect(loaded.problems['1-a']).toMatchObject({
+      bestVerdict: 'accepted',
+      lastVerdict: 'wrong-answer',
+    });
+  });
+
   test('a valid file is read as it is', () => {
     const file = path.join(scratchDir('progress'), 'progress.json');
     const progress = emptyProgress();
@@ -59,6 +90,19 @@ describe('loadProgress', () => {
       /unexpected shape/,
     ],
     ['a null entry', '{"version":1,"problems":{"1-a":null}}', /unexpected shape/],
+    [
+      'an unknown latest verdict',
+      `{"version":1,"problems":{"1-a":${JSON.stringify({
+        firstAttempted: 'a',
+        lastAttempted: 'b',
+        attempts: 1,
+        bestVerdict: 'accepted',
+        lastVerdict: 'constructor',
+        followUpsPassed: 0,
+        followUpsTotal: 0,
+      })}}}`,
+      /unexpected shape/,
+    ],
   ])('%s is moved aside with a warning, and progress starts afresh', (_, text, reason) => {
     const dir = scratchDir('progress');
     const file = path.join(dir, 'progress.json');
@@ -106,6 +150,7 @@ describe('recordReport', () => {
       lastAttempted: day(1).toISOString(),
       attempts: 1,
       bestVerdict: 'wrong-answer',
+      lastVerdict: 'wrong-answer',
       followUpsPassed: 1,
       followUpsTotal: 3,
     });
@@ -124,6 +169,7 @@ describe('recordReport', () => {
       lastAttempted: day(4).toISOString(),
       attempts: 4,
       bestVerdict: 'accepted',
+      lastVerdict: 'accepted',
       followUpsPassed: 2,
       followUpsTotal: 2,
     });
@@ -157,6 +203,34 @@ describe('recordReport', () => {
     });
   });
 
+  test('the latest verdict is kept beside the best: solved once, broken now', () => {
+    const progress = emptyProgress();
+    recordReport(progress, report('accepted'), day(1));
+    recordReport(progress, report('runtime-error'), day(2));
+    expect(progress.problems['1-a']).toMatchObject({
+      bestVerdict: 'accepted',
+      lastVerdict: 'runtime-error',
+    });
+    recordReport(progress, report('accepted'), day(3));
+    expect(progress.problems['1-a']?.lastVerdict).toBe('accepted');
+  });
+
+  test('the stub as shipped, untouched: no entry, and no date on an entry made before', () => {
+    const progress = emptyProgress();
+    recordReport(progress, report('not-started'), day(1), { untouched: true });
+    expect(progress.problems).toEqual({});
+    recordReport(progress, report('accepted', { passed: 2, total: 2 }), day(2));
+    const solved = { ...progress.problems['1-a'] };
+    // Reset since, and judged again: only where the learner stands now changes.
+    recordReport(progress, report('not-started', { passed: 0, total: 3 }), day(3), {
+      untouched: true,
+    });
+    expect(progress.problems['1-a']).toEqual({ ...solved, lastVerdict: 'not-started' });
+    // A learner's file that still throws "Not implemented" is theirs: judging it is recorded.
+    recordReport(progress, report('not-started'), day(4));
+    expect(progress.problems['1-a']?.lastAttempted).toBe(day(4).toISOString());
+  });
+
   test('problems are kept apart by folder', () => {
     const progress = emptyProgress();
     recordReport(progress, report('accepted', undefined, '1-a'), day(1));
@@ -164,5 +238,39 @@ describe('recordReport', () => {
     expect(isSolved(progress, '1-a')).toBe(true);
     expect(isSolved(progress, '2-b')).toBe(false);
     expect(isSolved(progress, '3-c')).toBe(false);
+  });
+});
+
+describe('the latest verdict, across machines', () => {
+  const judged = (verdicts: [Verdict, number][]): Progress => {
+    const progress = emptyProgress();
+    for (const [verdict, n] of verdicts) recordReport(progress, report(verdict), day(n));
+    return progress;
+  };
+
+  test('a merge keeps the latest verdict of the one judged last', () => {
+    const mine = judged([['accepted', 1]]);
+    const theirs = judged([
+      ['accepted', 2],
+      ['wrong-answer', 3],
+    ]);
+    expect(mergeProgress(mine, theirs).problems['1-a']).toMatchObject({
+      bestVerdict: 'accepted',
+      lastVerdict: 'wrong-answer',
+    });
+    expect(mergeProgress(theirs, mine).problems['1-a']?.lastVerdict).toBe('wrong-answer');
+    // A record of before the latest verdict was kept knows nothing of it.
+    const older = judged([['compile-error', 4]]);
+    delete older.problems['1-a']!.lastVerdict;
+    expect(mergeProgress(theirs, older).problems['1-a']?.lastVerdict).toBeUndefined();
+  });
+
+  test('an import may leave it out, but may not hold an unknown one', () => {
+    const record = judged([['accepted', 1]]);
+    expect(checkRecord(record, day(2))).toBeUndefined();
+    delete record.problems['1-a']!.lastVerdict;
+    expect(checkRecord(record, day(2))).toBeUndefined();
+    (record.problems['1-a'] as unknown as Record<string, unknown>).lastVerdict = 'great';
+    expect(checkRecord(record, day(2))).toMatch(/^problems\.1-a\.lastVerdict must be one of /);
   });
 });

@@ -151,7 +151,10 @@ describe('an echoed argument is cut to 60 characters and escaped', () => {
   });
 
   test('parse keeps short messages as they were', () => {
-    expect(() => parse(['--frobnicate'], {})).toThrow(/^Unknown option '--frobnicate'/);
+    const usage = { command: 'list', maxArgs: 0, summary: '', options: {}, example: '' };
+    expect(() => parse(['--frobnicate'], usage)).toThrow(
+      /^unknown option '--frobnicate'\. Options: --help$/,
+    );
   });
 
   test('a quiz answer that names no choice is echoed cut and escaped', async () => {
