@@ -208,8 +208,45 @@ async function benchWatch(): Promise<void> {
     writeFileSync(stub, sources[save % 2] as string);
     await decided;
     latencies.push(performance.now() - savedAt);
-    await until(/(Accepted|Wrong Answer|Error|Exceeded)[^\n]*\(cases/);
+    await until(/(Accepted|Wrong Answer|Error|Exceeded)\s+\(cases/);
   }
+
+  // A solution that loops forever (the stub, every method looping before it throws).
+  const shipped = path.join(path.dirname(problem.referenceFile), 'stub.ts');
+  const looping = readFileSync(shipped, 'utf8').replaceAll(
+    'throw new Error(',
+    'for (;;) {}\n    throw new Error(',
+  );
+  // Loop verdict: save → the verdict, told as soon as the first looping case is stopped.
+  let savedAt = performance.now();
+  let decided = until(/Time Limit Exceeded · /);
+  writeFileSync(stub, looping);
+  await decided;
+  const loopVerdict = performance.now() - savedAt;
+  await until(/(Accepted|Wrong Answer|Error|Exceeded)\s+\(cases/);
+
+  // Cancel: a save while the loop is being judged → the verdict of the newest file.
+  let judging = until(/· judging /);
+  writeFileSync(stub, `${looping}\n`);
+  await judging;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  decided = until(/Accepted · /);
+  savedAt = performance.now();
+  writeFileSync(stub, sources[0] as string);
+  await decided;
+  const cancel = performance.now() - savedAt;
+  await until(/Accepted\s+\(cases/);
+
+  // Quit: q while the loop is being judged → the process has ended (its child killed).
+  judging = until(/· judging /);
+  writeFileSync(stub, looping);
+  await judging;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const quitAt = performance.now();
+  child.stdin.write('q');
+  await exited;
+  const quit = performance.now() - quitAt;
   child.kill();
   rmSync(copy, { recursive: true, force: true });
   out(
@@ -218,6 +255,13 @@ async function benchWatch(): Promise<void> {
   out(
     `  median ${Math.round(median(latencies))} ms, worst ${Math.round(Math.max(...latencies))} ms (target within 300 ms)`,
   );
+  out(
+    `  a solution that loops forever: verdict ${Math.round(loopVerdict)} ms after the save (target within 2500 ms)`,
+  );
+  out(
+    `  a save while judging a loop: the newest file's verdict ${Math.round(cancel)} ms after it (target within 300 ms)`,
+  );
+  out(`  q while judging a loop: exited ${Math.round(quit)} ms after it (target within 200 ms)`);
 }
 
 const SECTIONS = ['limits', 'grade', 'watch'];

@@ -44,10 +44,13 @@ describe('npm run grade / kata / list', () => {
     expect(stdout).toMatch(/Wrong Answer/);
     expect(stdout).toMatch(/\[inclusive-boundary\]/);
     expect(stdout).toMatch(/Hint:/);
-    expect(stdout).toMatch(/→ +3 +ping\(3001\) +3 +2/);
+    // The root cause in full, with its first wrong call; the example it also breaks in a line.
+    expect(stdout).toMatch(/→ +2 +ping\(3001\) +2 +1/);
+    expect(stdout).toMatch(/statement example — wrong answer · likely the same cause/);
     expect(code).toBe(1);
     const revealed = npm(['kata', '--', '933', '--once', '--reveal']).stdout;
     expect(revealed).toMatch(/→ +2 +ping\(3001\) +2 +1/);
+    expect(revealed).toMatch(/ +1 +ping\(1\) +1 +1/);
   });
 
   test('grade --json prints one JSON document of the documented shape', () => {

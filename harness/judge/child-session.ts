@@ -162,12 +162,20 @@ export class ChildSession {
 
   /** Starts judging a problem in a fresh context: the child loads its runner and lists its cases. */
   open(request: Omit<OpenRequest, 'type'>): void {
+    // A spare opened on this very problem ahead of time has it open already.
+    const key = JSON.stringify(request);
+    if (this.opened === key && this.alive) return;
+    this.opened = key;
     this.cases = undefined;
     if (this.alive) this.child.send({ type: 'open', ...request } satisfies ParentMessage);
   }
 
+  /** What open() last opened, until close(). */
+  private opened: string | undefined;
+
   /** Ends the problem; the child drops its context and waits for the next one. */
   close(): void {
+    this.opened = undefined;
     this.cases = undefined;
     if (this.alive) this.child.send({ type: 'close' } satisfies ParentMessage);
   }

@@ -27,6 +27,11 @@ export interface JudgeOptions {
   slot?: SessionSlot;
   /** Runs only the follow-ups this accepts (all by default); the others are reported skipped. */
   followUps?: (info: CaseInfo) => boolean;
+  /**
+   * Cancels the judgement: the child is killed at once (whatever it is running), no further case
+   * runs, and the report comes back marked cancelled, with nothing decided.
+   */
+  signal?: AbortSignal;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -113,11 +118,20 @@ function report(
  */
 export interface SessionSlot {
   session?: ChildSession;
+  /**
+   * Keep a second child started and waiting (watch mode): when the first is killed (a loop
+   * stopped, a judgement cancelled), the next judgement takes the waiting one instead of paying
+   * for a process start.
+   */
+  keepSpare?: boolean;
+  spare?: ChildSession;
 }
 
 export function releaseSlot(slot: SessionSlot): void {
   slot.session?.kill();
   slot.session = undefined;
+  slot.spare?.kill();
+  slot.spare = undefined;
 }
 
 export async function judge(options: JudgeOptions): Promise<ProblemReport> {
@@ -127,6 +141,14 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const started = performance.now();
   const output = { text: '' };
   const slot = options.slot ?? {};
+  const { signal } = options;
+  const cancelled = (): boolean => signal?.aborted === true;
+  // Only the child at work is killed: a waiting spare serves the next judgement.
+  const stop = (): void => {
+    slot.session?.kill();
+    slot.session = undefined;
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   const request = {
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: solutionFile,
@@ -135,15 +157,25 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const worker = await workerBundle();
   /** A live child with this problem open: the slot's, or a fresh one when it has died. */
   const openSession = (): ChildSession => {
-    if (!slot.session?.alive) slot.session = new ChildSession(worker);
+    if (!slot.session?.alive) {
+      const spare = slot.spare?.alive ? slot.spare : undefined;
+      slot.spare = undefined;
+      slot.session = spare ?? new ChildSession(worker);
+    }
+    if (slot.keepSpare && !slot.spare?.alive) {
+      // Opened on this problem at once: its runner is loaded (and compiled) before it is needed.
+      slot.spare = new ChildSession(worker);
+      slot.spare.open(request);
+    }
     slot.session.output = output;
     slot.session.open(request);
     return slot.session;
   };
   const finish = (result: ProblemReport): ProblemReport => {
+    signal?.removeEventListener('abort', stop);
     if (options.slot) slot.session?.close();
     else releaseSlot(slot);
-    return result;
+    return cancelled() ? { ...result, cancelled: true } : result;
   };
 
   // The child loads the runner while the learner's file compiles; it loads that file when told to.
@@ -165,7 +197,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   const cases = byTier((loaded.cases ?? []).map((info, index) => ({ ...info, index })));
   if (loaded.kind !== 'ready') {
     // The child may be stuck in the learner's top-level code: it cannot serve anyone else.
-    releaseSlot(slot);
+    stop();
     const results = cases.map((info) =>
       blank(info, 'skipped', 'not run: the solution failed to load'),
     );
@@ -176,13 +208,15 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
   let spentMs = 0;
   let decided = false;
   const decide = (): void => {
-    if (!decided) options.onDecided?.(decideVerdict(results));
+    if (!decided && !cancelled()) options.onDecided?.(decideVerdict(results));
     decided = true;
   };
   for (const info of cases) {
     if (info.tier === 'follow-up') decide();
     let result: CaseResult;
-    if (info.tier === 'follow-up' && options.followUps && !options.followUps(info)) {
+    if (cancelled()) {
+      result = blank(info, 'skipped', 'not run: the judgement was cancelled');
+    } else if (info.tier === 'follow-up' && options.followUps && !options.followUps(info)) {
       result = blank(info, 'skipped', 'not run: not asked for');
     } else if (spentMs >= budget) {
       result = blank(
@@ -211,6 +245,10 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
             };
       // The budget counts a case stopped for time as its deadline, whatever the poll saw after.
       spentMs += outcome.kind === 'died' && outcome.reason.why === 'timeout' ? deadline : result.ms;
+    }
+    // A case cut short by the cancellation says so, not that the process ended.
+    if (cancelled() && result.status !== 'passed') {
+      result = blank(info, 'skipped', 'not run: the judgement was cancelled');
     }
     result.hint = hintFor(info.hints, result.status);
     results.push(result);

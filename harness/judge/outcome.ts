@@ -90,6 +90,8 @@ export interface ProblemReport {
   ms: number;
   /** Present when some case failed: what the report leads with. */
   diagnosis?: Diagnosis;
+  /** The judgement was cancelled (a newer save, or the learner quit): nothing in it is decided. */
+  cancelled?: boolean;
 }
 
 /** What the parent knows of a case before it runs: enough to drive it and to report it skipped. */

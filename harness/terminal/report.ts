@@ -151,13 +151,13 @@ export function callTable(result: CaseResult, style: Style, whole = true): strin
 }
 
 /** One line for a failure put down to another cause: what failed, and why it is not shown in full. */
-function briefCase(result: CaseResult, style: Style): string {
+function briefCase(result: CaseResult, style: Style, indent: string): string {
   const trap = result.trap ? style.dim(` [${result.trap}]`) : '';
   const why = result.because ? style.dim(` · ${result.because}`) : '';
   return wrap(
-    `${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${style.red(STATUS_LABEL[result.status])}${why}`,
+    `${indent}${style.red('✗')} ${result.tier} · ${result.name}${trap} — ${style.red(STATUS_LABEL[result.status])}${why}`,
     WIDTH,
-    '    ',
+    `${indent}    `,
   );
 }
 
@@ -169,7 +169,7 @@ function briefCases(results: CaseResult[], style: Style, indent: string): string
   const same = results.filter((r) => r.because === SAME_ERROR);
   const lines = results
     .filter((r) => r.because !== SAME_ERROR)
-    .map((r) => `${indent}${briefCase(r, style)}`);
+    .map((r) => briefCase(r, style, indent));
   if (same.length > 0) {
     const names = same.map((r) => r.name).join(', ');
     const cases = same.length === 1 ? 'case' : `${same.length} cases`;

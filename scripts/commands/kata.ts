@@ -1,7 +1,8 @@
-// `npm run kata [problem] [--once] [--reveal] [--open]`: shows a problem, judges the stub, and in a
-// terminal re-judges on every save until `q` or Ctrl-C (`h` shows the next hint). Without a terminal
-// (or with --once) it judges once and exits 0 only if the solution is accepted. --open starts the
-// learner's editor on the stub.
+// `npm run kata [problem] [-- --once --reveal --verbose --open]`: shows a problem, judges the stub,
+// and in a terminal re-judges on every save until `q` or Ctrl-C (`h` shows the next hint): the
+// screen is cleared for each judgement, a newer save cancels the one in progress, and quitting
+// kills any child at once. Without a terminal (or with --once) it judges once and exits 0 only if
+// the solution is accepted. --open starts the learner's editor on the stub.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { watch } from 'chokidar';
@@ -15,7 +16,8 @@ import {
   updateProgress,
 } from '../../harness/learner/progress.ts';
 import { readRegularFile, shownPath, sizeText, StateError } from '../../harness/learner/state.ts';
-import { formatReport, VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import { formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import type { Verdict } from '../../harness/judge/outcome.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { errorLine, parse, resolveProblem, type IO } from '../lib/cli.ts';
 import { readMaterial, showNextHint } from './hint.ts';
@@ -26,24 +28,70 @@ const MAX_STATEMENT_BYTES = 1024 * 1024;
 /** Saves closer together than this are judged once. */
 const DEBOUNCE_MS = 40;
 
+/** How a judgement is shown. */
+interface Showing {
+  reveal: boolean;
+  verbose: boolean;
+  /** Watching with no terminal (a script such as the bench): progress is shown as lines. */
+  scripted: boolean;
+}
+
+/**
+ * A progress line: in a terminal, one that the report replaces; for a script watching without a
+ * terminal, a line of its own (it marks when the verdict was known); piped otherwise, nothing.
+ */
+function progress(io: IO, showing: Showing, text: string): void {
+  if (io.transient) io.transient(io.style.dim(text));
+  else if (showing.scripted) io.out(text);
+}
+
+/** What to do after an accepted solution: the next problem, the quiz, the reference to compare. */
+function nextSteps(problem: Problem, io: IO): string[] {
+  const next = pickNext(loadProblems(), io);
+  const steps = [
+    next && next.dir !== problem.dir
+      ? `npm run kata ${next.id} (next in the ladder: ${next.title})`
+      : 'npm run grade (every problem with its follow-ups)',
+    `npm run quiz ${problem.id} (the reasoning behind it)`,
+    `npm run solution ${problem.id} (compare with the reference)`,
+  ];
+  return [io.style.bold('Next:'), ...steps.map((step) => wrap(`  ${step}`, WIDTH, '    '))];
+}
+
 /**
  * Judges the stub, records the report and shows it. Progress that cannot be saved does not hide the
- * verdict: the report is shown all the same, and the reason comes back as `unsaved`.
+ * verdict: the report is shown all the same, and the reason comes back as `unsaved`. A judgement
+ * cancelled by `signal` shows and records nothing.
  */
 async function judgeAndShow(
   problem: Problem,
-  reveal: boolean,
+  showing: Showing,
   io: IO,
   slot?: SessionSlot,
-): Promise<{ accepted: boolean; unsaved?: StateError }> {
+  signal?: AbortSignal,
+): Promise<{ accepted: boolean; verdict?: Verdict; cancelled?: boolean; unsaved?: StateError }> {
+  let decided: string | undefined;
+  let done = 0;
+  progress(io, showing, 'Judging…');
   const report = await judge({
     slot,
+    signal,
     problem,
     solutionFile: problem.stubFile,
-    // The verdict is known once the example and core cases are in: say it before the follow-ups run.
-    onDecided: (verdict) =>
-      io.out(`${VERDICT_LABEL[verdict]} ${io.style.dim('· checking the follow-ups…')}`),
+    // Shown as soon as it is known (the first failing example or core case decides), while the
+    // other cases still run.
+    onDecided: (verdict) => {
+      decided = VERDICT_LABEL[verdict];
+      progress(io, showing, `${decided} · checking the follow-ups…`);
+    },
+    onCase: () => {
+      done += 1;
+      if (decided !== undefined && io.transient) {
+        progress(io, showing, `${decided} · checking the other cases (${done} done)…`);
+      }
+    },
   });
+  if (report.cancelled) return { accepted: false, cancelled: true };
   let unsaved: StateError | undefined;
   try {
     updateProgress(io.err, (progress) => recordReport(progress, report));
@@ -51,8 +99,10 @@ async function judgeAndShow(
     if (!(error instanceof StateError)) throw error;
     unsaved = error;
   }
-  io.out(formatReport(problem, report, { reveal, style: io.style }));
-  return { accepted: report.verdict === 'accepted', unsaved };
+  const { reveal, verbose } = showing;
+  io.out(formatReport(problem, report, { reveal, verbose, style: io.style }));
+  if (report.verdict === 'accepted') io.out(['', ...nextSteps(problem, io)].join('\n'));
+  return { accepted: report.verdict === 'accepted', verdict: report.verdict, unsaved };
 }
 
 /** The statement, read only if it is a regular file of a sane size: one clear line otherwise. */
@@ -140,6 +190,11 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
         help: 'also show the input and output of failing hidden cases',
       },
       open: { type: 'boolean', default: false, help: 'also open the stub in $VISUAL or $EDITOR' },
+      verbose: {
+        type: 'boolean',
+        default: false,
+        help: 'show every failing case in full, not only the likely causes',
+      },
     },
     notes: [
       'Without a problem, the first in the ladder not yet solved.',
@@ -159,29 +214,58 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
   const stub = path.relative(process.cwd(), problem.stubFile);
   io.out(`\n${io.style.bold('Your solution:')} ${stub}:1\n`);
   if (values.open) openInEditor(problem.stubFile, io);
-  const { accepted, unsaved } = await judgeAndShow(problem, values.reveal, io);
-  if (!(values.watch || (io.interactive && !values.once))) {
+  const showing: Showing = {
+    reveal: values.reveal,
+    verbose: values.verbose,
+    scripted: values.watch,
+  };
+  const watchMode = values.watch || (io.interactive && !values.once);
+  // One child process serves every judgement of this session, the first included, with a spare
+  // started beside it: a save costs no process start, even after a loop was stopped.
+  const slot: SessionSlot = { keepSpare: watchMode };
+  const { accepted, unsaved, verdict } = await judgeAndShow(problem, showing, io, slot);
+  if (!watchMode) {
+    releaseSlot(slot);
     if (unsaved) throw unsaved;
     return accepted ? 0 : 1;
   }
   // Watching goes on: the learner can fix the state folder meanwhile.
   if (unsaved) io.err(`error: ${errorLine(unsaved.message)}`);
 
-  // One child process serves every judgement of this session: a save costs no process start.
-  const slot: SessionSlot = {};
   const watcher = watch(problem.stubFile, { ignoreInitial: true });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   const watching = `Watching ${stub}: save to judge again · h for a hint · q or Ctrl-C to quit`;
-  io.out(`\n${wrap(watching, WIDTH, '  ').split('\n').map(io.style.dim).join('\n')}`);
+  // The verdict again at the bottom, where the eye lands after a long report.
+  const footer = (last: Verdict | undefined): string =>
+    [
+      ...(last ? [paintVerdict(last, io.style)] : []),
+      ...wrap(watching, WIDTH, '  ').split('\n').map(io.style.dim),
+    ].join('\n');
+  io.out(`\n${footer(verdict)}`);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  // The judgement in progress, cancelled by a newer save or by quitting.
+  let current: AbortController | undefined;
+  // Every save asks for a judgement of the file as it is then: only the newest request runs.
+  let wanted = 0;
+  let quitting = false;
   const rejudge = (): void => {
+    wanted += 1;
+    const mine = wanted;
+    current?.abort();
     clearTimeout(timer);
     timer = setTimeout(() => {
       running = running.then(async () => {
-        io.out(`\n${io.style.dim(`— ${new Date().toLocaleTimeString()} · judging again —`)}`);
-        const judged = await judgeAndShow(problem, values.reveal, io, slot);
+        if (mine !== wanted || quitting) return;
+        const controller = new AbortController();
+        current = controller;
+        io.clear?.();
+        io.out(io.style.dim(`— ${new Date().toLocaleTimeString()} · judging ${stub} —`));
+        const judged = await judgeAndShow(problem, showing, io, slot, controller.signal);
+        if (current === controller) current = undefined;
+        if (judged.cancelled) return;
         if (judged.unsaved) io.err(`error: ${errorLine(judged.unsaved.message)}`);
+        io.out(`\n${footer(judged.verdict)}`);
       });
     }, DEBOUNCE_MS);
   };
@@ -199,7 +283,11 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     });
   };
   await (options.untilQuit ?? keyboardQuit(hint));
+  // Quitting stops at once: the judgement in progress is cancelled (its child killed), none other starts.
+  quitting = true;
+  current?.abort();
   clearTimeout(timer);
+  releaseSlot(slot);
   await watcher.close();
   await running;
   releaseSlot(slot);

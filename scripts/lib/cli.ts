@@ -32,6 +32,13 @@ export interface IO {
   /** Both ends are a terminal: watch mode and confirmations are possible. */
   interactive: boolean;
   style: Style;
+  /**
+   * In a terminal only: shows a progress line that the next line written replaces (not kept in
+   * the scrollback). Absent when output is piped: progress is then not shown at all.
+   */
+  transient?: (text: string) => void;
+  /** In a terminal only: clears the screen, as a new judgement starts. */
+  clear?: () => void;
 }
 
 export function processIO(): IO {
@@ -43,11 +50,37 @@ export function processIO(): IO {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+  // A progress line stays on screen until the next line replaces it.
+  let pending = false;
+  const settle = (): void => {
+    if (pending) process.stdout.write('\r\x1b[K');
+    pending = false;
+  };
   return {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    out: (text) => {
+      settle();
+      process.stdout.write(`${text}\n`);
+    },
+    err: (text) => {
+      settle();
+      process.stderr.write(`${text}\n`);
+    },
     interactive: tty && Boolean(process.stdin.isTTY),
     style: makeStyle(colorEnabled(tty)),
+    ...(tty
+      ? {
+          transient: (text: string) => {
+            settle();
+            // Cut to the width: a wrapped progress line could not be taken back whole.
+            process.stdout.write(text.length > WIDTH - 1 ? text.slice(0, WIDTH - 1) : text);
+            pending = true;
+          },
+          clear: () => {
+            settle();
+            process.stdout.write('\x1b[H\x1b[2J');
+          },
+        }
+      : {}),
   };
 }
 

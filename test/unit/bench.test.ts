@@ -84,13 +84,23 @@ vi.mock('node:child_process', () => ({
   spawn: (_node: string, args: string[], options: { cwd: string }) => {
     const record = { args, cwd: options.cwd, killed: false };
     fake.spawned.push(record);
-    // kata --watch as seen on its output: watching, then a verdict and a report, over and over.
+    // kata --watch as seen on its output: watching, then judgements (accepted, then a loop
+    // stopped for time), over and over; q on its input ends it.
     const lines = [
+      '— 3:00:00 PM · judging the stub —\n',
       'Accepted · checking the follow-ups…\n',
       '933 · Number of Recent Calls — Accepted  (cases 7/7 · follow-ups 4/4 · 80 ms)\n',
+      '— 3:00:01 PM · judging the stub —\n',
+      'Time Limit Exceeded · checking the follow-ups…\n',
+      '933 · Number of Recent Calls — Time Limit Exceeded  (cases 0/7 · follow-ups 0/4 · 80 ms)\n',
     ];
     const child = Object.assign(new EventEmitter(), {
       stdout: new EventEmitter(),
+      stdin: {
+        write: (key: string) => {
+          if (key === 'q') setImmediate(() => child.emit('exit', 0));
+        },
+      },
       kill: () => {
         record.killed = true;
         clearInterval(timer);
@@ -98,7 +108,10 @@ vi.mock('node:child_process', () => ({
     });
     let n = 0;
     const timer = setInterval(() => {
-      child.stdout.emit('data', Buffer.from(n === 0 ? 'Watching the stub\n' : lines[n % 2]!));
+      child.stdout.emit(
+        'data',
+        Buffer.from(n === 0 ? 'Watching the stub\n' : lines[(n - 1) % lines.length]!),
+      );
       n++;
     }, 2);
     return child;
@@ -284,6 +297,9 @@ describe('bench watch', () => {
       'kata watch mode, save → verdict on example and core cases (933, 6 saves):',
     );
     expect(out).toMatch(/ {2}median \d+ ms, worst \d+ ms \(target within 300 ms\)/);
+    expect(out).toMatch(/loops forever: verdict \d+ ms after the save \(target within 2500 ms\)/);
+    expect(out).toMatch(/a save while judging a loop: the newest file's verdict \d+ ms after it/);
+    expect(out).toMatch(/q while judging a loop: exited \d+ ms after it \(target within 200 ms\)/);
   });
 });
 

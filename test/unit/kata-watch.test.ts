@@ -68,8 +68,13 @@ vi.mock('../../harness/judge/judge.ts', () => ({
     const verdict = (fake.verdicts.shift() ?? 'wrong-answer') as Verdict;
     fake.judged.push(options.solutionFile);
     options.onDecided?.(verdict);
-    await fake.gate;
+    // Cancelling ends the judgement at once, as the real judge does by killing its child.
+    const aborted = new Promise<void>((resolve) =>
+      options.signal?.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await Promise.race([fake.gate, aborted]);
     return {
+      ...(options.signal?.aborted ? { cancelled: true } : {}),
       dir: options.problem.dir,
       verdict,
       cases: [],
@@ -172,7 +177,8 @@ describe('which problem kata opens', () => {
     expect(io.stdout.join('\n')).toContain(
       `Your solution: ${path.relative(process.cwd(), problems[1]!.stubFile)}:1`,
     );
-    expect(io.stdout).toContain('Accepted · checking the follow-ups…');
+    // Progress lines are for a terminal: piped, there are none.
+    expect(io.stdout.join('\n')).not.toContain('checking the follow-ups');
     expect(loadProgress(() => {}).problems[problems[1]!.dir]?.bestVerdict).toBe('accepted');
   });
 
@@ -210,7 +216,7 @@ describe('watch mode', () => {
     await until(/— Accepted/, mark);
     // Long enough for any other save of the burst to have been judged, had it been.
     await sleep(150);
-    expect(io.stdout.slice(mark).filter((l) => /judging again/.test(l))).toHaveLength(1);
+    expect(io.stdout.slice(mark).filter((l) => /· judging /.test(l))).toHaveLength(1);
     expect(fake.judged).toEqual([stub933, stub933]);
 
     quit();
@@ -228,10 +234,10 @@ describe('watch mode', () => {
     expect(await done).toBe(0);
     await sleep(100);
     expect(fake.judged).toHaveLength(1);
-    expect(io.stdout.some((l) => l.includes('judging again'))).toBe(false);
+    expect(io.stdout.some((l) => l.includes('· judging '))).toBe(false);
   });
 
-  test('quitting during a judgement waits for its report', async () => {
+  test('quitting during a judgement cancels it at once, and shows nothing of it', async () => {
     const { io, until } = watchedIO();
     const { untilQuit, quit } = quitter();
     const done = kata(['933', '--watch'], io, { untilQuit });
@@ -242,17 +248,43 @@ describe('watch mode', () => {
     });
     fake.verdicts = ['accepted'];
     fake.watchers[0]!.emit('change', stub933);
-    await until(/judging again/);
+    await until(/· judging /);
+    const mark = io.stdout.length;
+    const quitAt = performance.now();
     quit();
-    let finished = false;
-    void done.then(() => {
-      finished = true;
-    });
-    await sleep(50);
-    expect(finished).toBe(false);
-    release();
     expect(await done).toBe(0);
-    expect(io.stdout.at(-1)).toContain('— Accepted');
+    expect(performance.now() - quitAt).toBeLessThan(200);
+    expect(io.stdout.slice(mark).join('\n')).not.toContain('Accepted');
+    release();
+  });
+
+  test('a save during a judgement cancels it and judges the newest file once', async () => {
+    const { io, until } = watchedIO();
+    const { untilQuit, quit } = quitter();
+    const done = kata(['933', '--watch'], io, { untilQuit });
+    await until(/Watching/);
+    let release: () => void = () => {};
+    fake.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    fake.verdicts = ['wrong-answer', 'accepted'];
+    const watcher = fake.watchers[0]!;
+    const mark = io.stdout.length;
+    watcher.emit('change', stub933);
+    await until(/· judging /, mark);
+    // Saved again while the first is still being judged (its gate never opens).
+    watcher.emit('change', stub933);
+    fake.gate = undefined;
+    await until(/— Accepted/, mark);
+    await sleep(150);
+    const shown = io.stdout.slice(mark).join('\n');
+    // The cancelled judgement's report never shows (only its progress line did).
+    expect(shown).not.toMatch(/— Wrong Answer/);
+    expect(shown.match(/· judging /g)).toHaveLength(2);
+    expect(fake.judged).toEqual([stub933, stub933, stub933]);
+    release();
+    quit();
+    expect(await done).toBe(0);
   });
 });
 
