@@ -19,6 +19,7 @@ import { readRegularFile, shownPath, sizeText, StateError } from '../../harness/
 import { formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import type { Verdict } from '../../harness/judge/outcome.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { isShippedStub } from '../../harness/learner/learning.ts';
 import { errorLine, parse, resolveProblem, type IO } from '../lib/cli.ts';
 import { readMaterial, showNextHint } from './hint.ts';
 
@@ -94,7 +95,9 @@ async function judgeAndShow(
   if (report.cancelled) return { accepted: false, cancelled: true };
   let unsaved: StateError | undefined;
   try {
-    updateProgress(io.err, (progress) => recordReport(progress, report));
+    // The stub as shipped, judged on opening the problem, is no attempt yet.
+    const untouched = report.verdict === 'not-started' && isShippedStub(problem);
+    updateProgress(io.err, (progress) => recordReport(progress, report, new Date(), { untouched }));
   } catch (error) {
     if (!(error instanceof StateError)) throw error;
     unsaved = error;

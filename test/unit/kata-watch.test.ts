@@ -182,6 +182,16 @@ describe('which problem kata opens', () => {
     expect(loadProgress(() => {}).problems[problems[1]!.dir]?.bestVerdict).toBe('accepted');
   });
 
+  test('after Accepted it says what to do next', async () => {
+    fake.verdicts = ['accepted'];
+    const { io } = watchedIO();
+    expect(await kata(['933', '--once'], io)).toBe(0);
+    const shown = io.stdout.join('\n');
+    expect(shown).toMatch(/Next:\n {2}npm run kata \S+ \(next in the ladder/);
+    expect(shown).toContain('npm run quiz 933');
+    expect(shown).toContain('npm run solution 933 (compare with the reference)');
+  });
+
   test('without a terminal and without --watch it judges once', async () => {
     const { io } = watchedIO(false);
     expect(await kata(['933'], io)).toBe(1);

@@ -101,6 +101,29 @@ describe('headline and verdicts', () => {
 });
 
 describe('callTable', () => {
+  test('calls to several instances, interleaved, say which instance each went to', () => {
+    const calls = [
+      call(0, true, { method: 'RecentCounter', args: '', expected: 'null', actual: 'null' }),
+      call(1, true, {
+        method: 'RecentCounter',
+        args: '',
+        expected: 'null',
+        actual: 'null',
+        target: 1,
+      }),
+      call(2),
+      call(3, false, { target: 1 }),
+    ];
+    const text = callTable(result({ status: 'failed', calls, divergedAt: 3 }), plain).join('\n');
+    expect(text).toMatch(/ 0 +\[0\] RecentCounter\(\)/);
+    expect(text).toMatch(/ 1 +\[1\] RecentCounter\(\)/);
+    expect(text).toMatch(/ 2 +\[0\] ping\(2000\)/);
+    expect(text).toMatch(/→ +3 +\[1\] ping\(3000\)/);
+    // One instance: no marks.
+    const single = callTable(result({ calls: [call(0), call(1)] }), plain).join('\n');
+    expect(single).not.toMatch(/\[0\]/);
+  });
+
   test('lists the calls with expected and actual, and an arrow on the first difference only', () => {
     const lines = callTable(exampleFailure, plain);
     expect(lines[0]).toMatch(/^ +# +call +expected +actual$/);
