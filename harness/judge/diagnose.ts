@@ -45,8 +45,12 @@ export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
     open.splice(open.indexOf(result), 1);
   };
 
+  // A known mistake fails its own trap's case: if the learner passed every case of that trap,
+  // that is not their mistake, however alike the other failures look.
+  const passed = new Set(results.filter((r) => r.status === 'passed').map((r) => r.trap));
+  const ruledOut = (trap: string): boolean => passed.has(trap) && !failingTraps.has(trap);
   while (open.length > 0 && traps.length < MAX_CAUSES) {
-    const mistakes = bestMistakes(open);
+    const mistakes = bestMistakes(open, ruledOut);
     if (mistakes.length > 0) {
       // Mistakes that explain the learner's failures equally well all lead: the failing calls
       // cannot tell them apart, so the learner reads each one's hint.
@@ -92,7 +96,7 @@ export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
  * (as many failures, their own trap's case failing as well or not, the earliest failure the same).
  * The best: most failures, then one whose own trap's case failed, then the earliest failure.
  */
-function bestMistakes(open: CaseResult[]): KnownMistake[] {
+function bestMistakes(open: CaseResult[], ruledOut: (trap: string) => boolean): KnownMistake[] {
   const tally = new Map<
     string,
     { mistake: KnownMistake; count: number; first: number; own: boolean }
@@ -100,7 +104,7 @@ function bestMistakes(open: CaseResult[]): KnownMistake[] {
   open.forEach((result, position) => {
     const counted = new Set<string>();
     for (const mistake of result.mimics ?? []) {
-      if (counted.has(mistake.trap)) continue;
+      if (counted.has(mistake.trap) || ruledOut(mistake.trap)) continue;
       counted.add(mistake.trap);
       const entry = tally.get(mistake.trap) ?? { mistake, count: 0, first: position, own: false };
       entry.count += 1;

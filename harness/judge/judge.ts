@@ -230,7 +230,15 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
         await session.load(compiled.code, compiled.libraries);
       }
       const deadline = killDeadline(info.timeLimitMs);
-      const outcome = await session.run(info.index, deadline);
+      let outcome = await session.run(info.index, deadline);
+      // A child that ended with no reason of ours (not stopped for time or memory; learner code
+      // has no process to exit) died of something outside the judge: run the case once more in a
+      // fresh child, so that a verdict never rests on such an accident.
+      if (outcome.kind === 'died' && outcome.reason.why === 'exit' && !cancelled()) {
+        session = openSession();
+        await session.load(compiled.code, compiled.libraries);
+        outcome = await session.run(info.index, deadline);
+      }
       result =
         outcome.kind === 'result'
           ? outcome.result
@@ -251,6 +259,7 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
       result = blank(info, 'skipped', 'not run: the judgement was cancelled');
     }
     result.hint = hintFor(info.hints, result.status);
+    if (info.beyondLeetCode) result.beyondLeetCode = true;
     results.push(result);
     options.onCase?.(result);
     // The first example or core case that fails decides the verdict (unless it only reached the

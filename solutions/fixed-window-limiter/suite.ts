@@ -224,6 +224,8 @@ export default defineSuite({
   reference: FixedWindowLimiter,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
+  // The limiter must read the clock it is handed, never the real time.
+  realTimeTrap: 'injected-clock',
   cases: [
     {
       name: 'statement example',

@@ -218,6 +218,8 @@ export default defineSuite({
   reference: SlidingWindowCounterLimiter,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
+  // The limiter must read the clock it is handed, never the real time.
+  realTimeTrap: 'injected-clock',
   cases: [
     {
       name: 'statement example: one key',

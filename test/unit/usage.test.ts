@@ -30,7 +30,7 @@ type Command = (argv: string[], io: IO & Asker) => Promise<number>;
  * positional argument too many (grade takes any number of problems).
  */
 const COMMANDS: [name: string, command: Command, options: string[], takes: string | null][] = [
-  ['kata', kata, ['--once', '--reveal', '--open', '--help'], '[problem] only'],
+  ['kata', kata, ['--once', '--reveal', '--open', '--verbose', '--help'], '[problem] only'],
   ['grade', grade, ['--dir', '--json', '--reveal', '--help'], null],
   ['list', list, ['--help'], 'none'],
   ['hint', hint, ['--help'], '<problem> only'],

@@ -61,6 +61,8 @@ export interface Bridge {
   status(): string;
   dropInstances(): void;
   drainOutput(): string;
+  /** How many times code in the realm read the real time since the last call (then zero again). */
+  takeClockReads(): number;
 }
 
 /** Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function. */
@@ -148,6 +150,36 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   global.console = console;
   global.setTimeout = global.setInterval = global.setImmediate = noTimers;
   global.clearTimeout = global.clearInterval = global.clearImmediate = () => undefined;
+  // Reading the real time is allowed, and counted: a failure in a case where the learner's code
+  // read it most likely comes from using it instead of the clock the case hands over.
+  let clockReads = 0;
+  const RealDate = global.Date as DateConstructor;
+  const realNow = RealDate.now;
+  defineProperty(RealDate, 'now', {
+    value: function now(): number {
+      clockReads += 1;
+      return apply(realNow, RealDate, []);
+    },
+    writable: true,
+    configurable: true,
+  });
+  const CountedDate = new Proxy(RealDate, {
+    construct(target, args, newTarget) {
+      if (args.length === 0) clockReads += 1;
+      return construct(target, args, newTarget);
+    },
+    apply(target, self, args) {
+      clockReads += 1;
+      return apply(target, self, args);
+    },
+  });
+  global.Date = CountedDate;
+  // So that `new Date().constructor === Date` still holds.
+  defineProperty(RealDate.prototype, 'constructor', {
+    value: CountedDate,
+    writable: true,
+    configurable: true,
+  });
   const resolved = Promise.resolve();
   global.queueMicrotask = (fn: () => void) => void resolved.then(fn);
 
@@ -400,6 +432,11 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     dropInstances() {
       instances = [];
       checkedInstance = NONE;
+    },
+    takeClockReads() {
+      const reads = clockReads;
+      clockReads = 0;
+      return reads;
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');

@@ -40,6 +40,8 @@ export interface Port {
   status(): string;
   /** Lets go of every instance, so that memory can be measured without them. */
   dropInstances(): void;
+  /** Optional: how often the code read the real time since last asked. */
+  clockReads?(): number;
 }
 
 export const NOT_CONSTRUCTED = (className: string, method: string): string =>

@@ -344,6 +344,10 @@ export class LearnerRealm implements Port {
     this.bridge.dropInstances();
   }
 
+  clockReads(): number {
+    return Number(this.bridge.takeClockReads());
+  }
+
   drainOutput(): string {
     return String(this.bridge.drainOutput());
   }
