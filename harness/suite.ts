@@ -95,6 +95,11 @@ interface CaseBase {
    * `name.method` goes to that fixture's control; an argument `fixture(name)` is its handle.
    */
   fixtures?: Record<string, FixtureSpec>;
+  /**
+   * Stricter than LeetCode on purpose: the bug this case catches (a plain object used as a map,
+   * state kept outside the instances) gets past LeetCode's own tests. A failure says so.
+   */
+  beyondLeetCode?: true;
 }
 
 /** A case's hints by the way it failed. */
@@ -148,6 +153,11 @@ export interface Suite {
    * solution kept state outside its instances, and earlier cases left some behind.
    */
   sharedStateTrap?: string;
+  /**
+   * The trap a failure is put down to when the learner's code read the real time (`Date.now()`,
+   * `new Date()`) during the case: the design katas hand over a clock to read instead.
+   */
+  realTimeTrap?: string;
   cases: Case[];
 }
 

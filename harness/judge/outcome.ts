@@ -65,6 +65,8 @@ export interface CaseResult {
   lead?: boolean;
   /** Set by the diagnosis on other failures: why they are put down to a lead (one line). */
   because?: string;
+  /** The case catches a bug LeetCode's own tests let through (the suite marks it so). */
+  beyondLeetCode?: true;
 }
 
 export interface KnownMistake {
@@ -105,6 +107,8 @@ export interface CaseInfo {
   /** Set when the suite chose the time limit rather than taking the default: a scale trap. */
   timeLimitSet: boolean;
   retainedLimitMb: number | null;
+  /** The case catches a bug LeetCode's own tests let through. */
+  beyondLeetCode: boolean;
 }
 
 export const NOT_IMPLEMENTED_PREFIX = 'Not implemented';

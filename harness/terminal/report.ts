@@ -213,6 +213,10 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
   if (hidden && result.hint) {
     out.push(wrap(`  ${style.yellow('Hint:')} ${result.hint}`, WIDTH, '        '));
   }
+  // A case stricter than LeetCode on purpose: a solution LeetCode accepts can fail it.
+  if (result.beyondLeetCode && result.status !== 'skipped') {
+    out.push(style.dim("  LeetCode's own tests miss this; an interviewer may not."));
+  }
   const showCalls = !hidden || reveal || result.input?.startsWith('minimal counterexample');
   if (showCalls) {
     if (result.input)

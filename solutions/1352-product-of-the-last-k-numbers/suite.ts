@@ -275,6 +275,7 @@ export default defineSuite({
       name: 'two instances interleaved',
       tier: 'core',
       trap: 'instance-isolation',
+      beyondLeetCode: true,
       hint: 'Each ProductOfNumbers must keep its own numbers. Is any of your state shared by every instance?',
       methods: [
         'ProductOfNumbers',

@@ -119,6 +119,7 @@ export default defineSuite({
       name: 'two windows interleaved',
       tier: 'core',
       trap: 'instance-isolation',
+      beyondLeetCode: true,
       hint: 'Each MovingAverage must keep its own values and its own sum. Is any of your state shared by every instance?',
       methods: [
         'MovingAverage',

@@ -171,6 +171,7 @@ export default defineSuite({
       name: 'two counters interleaved',
       tier: 'core',
       trap: 'instance-isolation',
+      beyondLeetCode: true,
       hint: 'Each counter must keep its own hits. Is any of your state shared by every instance?',
       methods: [
         'HitCounter',

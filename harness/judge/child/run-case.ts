@@ -88,6 +88,7 @@ function withMistakes(
   ctx: RunContext,
   source: CallSource,
   equals: Equals,
+  readRealTime = false,
 ): CaseResult {
   const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const failed = result.status === 'failed' || result.status === 'runtime-error';
@@ -104,6 +105,10 @@ function withMistakes(
     budgetMs: Math.min(MIMIC_BUDGET_MS, limit / 2),
     cpuMs,
   });
+  // A case failed while the code read the real time: the clock it was handed was not used.
+  if (readRealTime && ctx.suite.realTimeTrap !== undefined) {
+    mimics.push({ file: '(reads the real time)', trap: ctx.suite.realTimeTrap });
+  }
   // State kept outside the instances shows as a case that fails after others ran, not alone.
   const trap = ctx.suite.sharedStateTrap;
   if (trap !== undefined && result.ms * 4 <= limit && passesAlone(c, ctx, source, equals)) {
@@ -131,6 +136,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
   const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
+  ctx.learner.clockReads?.();
   const started = cpuMs();
   const driven = drive(calls, ctx.learner, {
     className: ctx.className,
@@ -141,6 +147,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     tolerance: ctx.suite.fieldTolerance,
   });
   const ms = Math.round(cpuMs() - started);
+  const readRealTime = (ctx.learner.clockReads?.() ?? 0) > 0;
   const retainedMb = c.retainedLimitMb !== undefined ? retainedBy(ctx.learner) : undefined;
   const result: CaseResult = {
     ...base,
@@ -151,7 +158,15 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     divergedAt: driven.divergedAt,
   };
   if (retainedMb !== undefined) result.retainedMb = retainedMb;
-  return withMistakes(classify(result, driven, c, ctx), driven, c, ctx, calls, equals);
+  return withMistakes(
+    classify(result, driven, c, ctx),
+    driven,
+    c,
+    ctx,
+    calls,
+    equals,
+    readRealTime,
+  );
 }
 
 function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunContext): CaseResult {
@@ -181,10 +196,43 @@ function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunCont
   return result;
 }
 
+/**
+ * Names some JavaScript host offers as globals and the learner's realm does not have: a
+ * ReferenceError about one of them is no missing declaration. (Node's globals are asked of Node.)
+ */
+const HOST_NAMES = new Set([
+  'require',
+  'module',
+  'exports',
+  '__dirname',
+  '__filename',
+  'window',
+  'document',
+  'self',
+]);
+
+/**
+ * What to add to an error the learner's code threw when it is a ReferenceError "x is not defined"
+ * and x is no global anywhere: in pasted JavaScript that is most often a variable assigned without
+ * a declaration, which sloppy scripts allow and modules (always strict) refuse. Empty otherwise.
+ */
+export function undeclaredAdvice(error: {
+  isError: boolean;
+  name: string;
+  message: string;
+}): string {
+  if (!error.isError || error.name !== 'ReferenceError') return '';
+  const name = /^([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*) is not defined$/u.exec(
+    error.message,
+  )?.[1];
+  if (name === undefined || HOST_NAMES.has(name) || name in globalThis) return '';
+  return `. Your file runs as a module, and modules are strict: a variable must be declared before it is used, so ${name} needs \`let\` (or \`const\`).`;
+}
+
 function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): CaseResult {
   const error = thrown.error;
   const message = error.isError
-    ? `${error.name}: ${error.message}`
+    ? `${error.name}: ${error.message}${undeclaredAdvice(error)}`
     : `threw a non-Error: ${error.message}`;
   return {
     ...result,

@@ -70,6 +70,7 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
       timeLimitMs: c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
       timeLimitSet: c.timeLimitMs !== undefined,
       retainedLimitMb: c.retainedLimitMb ?? null,
+      beyondLeetCode: c.beyondLeetCode === true,
     })),
     fixtureSources: [...fixtureSources],
     run(index, learner, className, learnerFile, mapStack, fresh) {

@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../outcome.ts';
 import type { ContextRunner } from './runner.ts';
+import { undeclaredAdvice } from './run-case.ts';
 import {
   RUNNER_GLOBAL,
   type ChildMessage,
@@ -93,7 +94,7 @@ class Problem {
       return {
         type: 'load-failed',
         status: 'runtime-error',
-        message: `loading the solution threw ${error.isError ? `${error.name}: ${error.message}` : error.message}`,
+        message: `loading the solution threw ${error.isError ? `${error.name}: ${error.message}${undeclaredAdvice(error)}` : error.message}`,
         stack: learnerStack(error.stack, learnerFile, this.mapStack),
         output,
       };

@@ -1,0 +1,80 @@
+// The compatibility corpus (test/compat/, see its README): solutions in the shapes real LeetCode
+// submissions take, each judged as a learner's pasted solution.ts and held to the verdict its header
+// declares. One test per file.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
+import type { ProblemReport } from '../harness/judge/outcome.ts';
+import { findProblem, loadProblems } from '../harness/judge/problems.ts';
+import { REPO_ROOT } from '../harness/paths.ts';
+
+const CORPUS = path.join(REPO_ROOT, 'test', 'compat');
+const problems = loadProblems();
+// One child process for the whole corpus, problem after problem.
+const slot: SessionSlot = {};
+afterAll(() => releaseSlot(slot));
+
+interface Expectation {
+  verdict: string;
+  /** The trap of the first case that fails; null when none has one (an example, or no case ran). */
+  trap: string | null;
+  /** Text the report's message (or else that case's message) must contain. */
+  message?: string;
+}
+
+/** Reads `// expect: <verdict> [<trap>]` and `// expect-message: <text>` from a file's header. */
+function readExpectation(file: string): Expectation {
+  const source = readFileSync(file, 'utf8');
+  const lines = [...source.matchAll(/^\/\/ expect: ([a-z-]+)(?: ([a-z0-9-]+))?$/gm)];
+  if (lines.length !== 1) throw new Error(`${file} must declare one "// expect:" line`);
+  const [, verdict, trap] = lines[0] as RegExpExecArray;
+  const message = /^\/\/ expect-message: (.+)$/m.exec(source)?.[1];
+  return { verdict: verdict as string, trap: trap ?? null, message };
+}
+
+/** The verdict and every case that did not pass, to show when an expectation fails. */
+function summary(report: ProblemReport): string {
+  const failed = report.cases
+    .filter((c) => c.status !== 'passed' && c.status !== 'skipped')
+    .map((c) => `  ${c.tier} · ${c.name} [${c.trap}] ${c.status}: ${c.message ?? ''}`);
+  return [`${report.verdict}${report.message ? `: ${report.message}` : ''}`, ...failed].join('\n');
+}
+
+const dirs = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+test('the corpus covers problems the judge knows', () => {
+  expect(dirs.length).toBeGreaterThan(0);
+  for (const dir of dirs) expect(findProblem(problems, dir)?.dir, dir).toBe(dir);
+});
+
+for (const dir of dirs) {
+  const problem = findProblem(problems, dir);
+  const files = readdirSync(path.join(CORPUS, dir))
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
+  describe(dir, () => {
+    for (const file of files) {
+      const solutionFile = path.join(CORPUS, dir, file);
+      const expectation = readExpectation(solutionFile);
+      const title = `${file}: ${expectation.verdict}${expectation.trap ? ` (${expectation.trap})` : ''}`;
+      test(title, async () => {
+        if (!problem) throw new Error(`no problem ${dir}`);
+        const report = await judge({ problem, solutionFile, slot, followUps: () => false });
+        expect(report.verdict, summary(report)).toBe(expectation.verdict);
+        const first = report.cases.find((c) => c.status !== 'passed' && c.status !== 'skipped');
+        if (expectation.verdict === 'accepted') {
+          expect(first, summary(report)).toBeUndefined();
+        } else {
+          expect(first?.trap ?? null, summary(report)).toBe(expectation.trap);
+        }
+        if (expectation.message !== undefined) {
+          expect(report.message ?? first?.message, summary(report)).toContain(expectation.message);
+        }
+      });
+    }
+  });
+}
