@@ -64,6 +64,11 @@ describe('npm run grade / kata / list', () => {
       status: 'failed',
     });
     expect(parsed.problems[0].cases[0].trap).toBeNull();
+    // The traps the report leads with, and each case's failure text (null when it passed).
+    expect(parsed.problems[0].diagnosis).toEqual({ traps: ['inclusive-boundary'] });
+    expect(parsed.problems[0].cases[1].message).toBe('call 2 returned a wrong value');
+    const passed = parsed.problems[0].cases.find((c: { status: string }) => c.status === 'passed');
+    expect(passed.message).toBeNull();
   });
 
   test('an infinite loop is a time limit and every other problem is still graded', () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cpuTimeMs } from '../harness/judge/child-session.ts';
-import { judge } from '../harness/judge/judge.ts';
+import { judge, killDeadline } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 
@@ -31,6 +31,9 @@ describe('untrusted learner code', () => {
     expect(statuses).toContain('time-limit-exceeded');
     // The case after the hung one ran in a fresh child and passed.
     expect(report.cases[1]?.status).toBe('passed');
+    // A stopped case reports the CPU time it really took: at least its kill deadline.
+    const stopped = report.cases.find((c) => c.status === 'time-limit-exceeded');
+    expect(stopped?.ms).toBeGreaterThanOrEqual(killDeadline(1000));
   });
 
   test('an infinite loop in the constructor is a time limit within the problem budget', async () => {

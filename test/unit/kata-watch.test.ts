@@ -226,6 +226,9 @@ describe('watch mode', () => {
     await until(/— Accepted/, mark);
     // Long enough for any other save of the burst to have been judged, had it been.
     await sleep(150);
+    // The verdict again at the bottom, above the watching line.
+    const last = io.stdout.at(-1) ?? '';
+    expect(last).toMatch(/^\nAccepted\nWatching /);
     expect(io.stdout.slice(mark).filter((l) => /· judging /.test(l))).toHaveLength(1);
     expect(fake.judged).toEqual([stub933, stub933]);
 

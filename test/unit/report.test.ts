@@ -168,6 +168,42 @@ describe('callTable', () => {
 });
 
 describe('formatReport', () => {
+  test('leads with the diagnosed causes in full; the rest a line each, unless verbose', () => {
+    const lead = result({
+      name: 'the cause',
+      trap: 'edge',
+      status: 'failed',
+      message: 'call 1 returned a wrong value',
+      calls: [call(0), call(1, false)],
+      divergedAt: 1,
+      lead: true,
+    });
+    const other = result({
+      name: 'broken by it',
+      trap: 'expiry',
+      status: 'failed',
+      message: 'call 4 returned a wrong value',
+      hint: 'An expiry hint.',
+      because: 'likely the same cause: edge',
+    });
+    const r = report({
+      verdict: 'wrong-answer',
+      cases: [lead, other],
+      diagnosis: { traps: ['edge'] },
+    });
+    const brief = render(r);
+    expect(brief).toContain('Hint: Think about the ends of the range.');
+    expect(brief).toMatch(
+      /Also failing:\n {2}✗ core · broken by it \[expiry\] — wrong answer · likely\s+the same cause: edge/,
+    );
+    expect(brief).not.toContain('An expiry hint.');
+    expect(brief).not.toContain('call 4 returned');
+    const verbose = formatReport(problem, r, { reveal: false, style: plain, verbose: true });
+    expect(verbose).toContain('An expiry hint.');
+    expect(verbose).toContain('call 4 returned a wrong value');
+    expect(verbose).toContain('(likely the same cause: edge)');
+  });
+
   test('an accepted report is the headline and the follow-ups passed', () => {
     const text = render(
       report({
