@@ -118,7 +118,7 @@ describe('npm run hint / reset / solution', () => {
 
   test('list and grade mark the solve with hints', () => {
     expect(flat(npm(['list']).stdout)).toContain(
-      '933 Number of Recent Calls Easy ✓ solved · 4 hints · follow-ups 4/4',
+      '933 Number of Recent Calls Easy ✓ solved · 4 hints · follow-ups 5/5',
     );
     const graded = npm(['grade', '--', '933', '362']).stdout;
     expect(graded).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted\* /m);

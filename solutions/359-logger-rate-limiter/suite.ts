@@ -81,9 +81,17 @@ const randomCalls: fc.Arbitrary<Encoded> = fc
     };
   });
 
-// The memory case: 10^6 distinct messages, RATE per second, so about 10 × RATE are recent at once.
-const MESSAGES = 1_000_000;
+// The memory case: a long run of distinct messages, RATE a second, so about 10 × RATE are recent at
+// once. Every BURST_EVERY seconds, from second BURST_AT on, one second brings BURST messages instead:
+// ten seconds later a single call sees all of them expire at once, and forgetting must keep up with
+// that too, not only with the steady trickle. The last burst is long gone when the run ends.
+const SECONDS = 4000;
 const RATE = 100;
+const BURST = 10_000;
+const BURST_EVERY = 1000;
+const BURST_AT = 100;
+/** How many new messages second `s` brings. */
+const messagesAt = (s: number): number => (s % BURST_EVERY === BURST_AT ? BURST : RATE);
 /** Message #j as a 6-digit string, built from two cached halves: cheap, and distinct for j < 10^6. */
 const HALVES = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0'));
 const messageNumber = (j: number): string =>
@@ -155,6 +163,7 @@ export default defineSuite({
       name: 'messages named like object properties',
       tier: 'core',
       trap: 'prototype-keys',
+      beyondLeetCode: true,
       hint: 'A message can be any string, including the name of something every JavaScript object already has. Is your store really empty when it is created?',
       ...logger(
         [1, 5, 11].flatMap((t) =>
@@ -186,6 +195,7 @@ export default defineSuite({
       name: 'two loggers interleaved',
       tier: 'core',
       trap: 'instance-isolation',
+      beyondLeetCode: true,
       hint: 'Each logger must keep its own history. Is any of your state shared by every instance?',
       methods: [
         'Logger',
@@ -216,34 +226,39 @@ export default defineSuite({
       property: { calls: randomCalls },
     },
     {
-      name: '10^6 distinct messages over 10^4 seconds',
+      name: '4,000 seconds of distinct messages, with bursts',
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
         memory:
-          'Follow-up: the logger runs for a long time and most messages are never seen again. What it keeps should be bounded by the messages of the last ten seconds, and forgetting the rest must stay cheap.',
-        slow: 'Follow-up: the logger runs for a long time and most messages are never seen again. What it keeps should be bounded by the messages of the last ten seconds, and forgetting the rest must stay cheap.',
+          'Follow-up: the logger runs for a long time and most messages are never seen again, sometimes thousands of them in the same second. What it keeps should be bounded by the messages of the last ten seconds, whether they expire a few at a time or all at once.',
+        slow: 'Follow-up: the logger runs for a long time and most messages are never seen again. Forgetting them must stay cheap: each message should cost O(1) to forget, however many expire in one call.',
       },
-      describe: `Logger(), then message #i (6 digits) at second floor(i / ${RATE}) for i = 0 … ${MESSAGES - 1}; once a second, message #i - ${9 * RATE} again (9 s after it printed) and #i - ${10 * RATE} (10 s after)`,
+      describe: `Logger(), then ${SECONDS} seconds of new distinct messages (6 digits): ${RATE} a second, but ${BURST} in each second s = ${BURST_AT} + ${BURST_EVERY}k; every second also the first message of second s - 9 again (still blocked) and of second s - 10 (allowed again)`,
       timeLimitMs: 5000,
       retainedLimitMb: 2,
       generate(emit) {
         emit({ method: 'Logger', args: [], expected: null });
         const call = { method: 'shouldPrintMessage', args: [0, ''], expected: true };
-        for (let i = 0; i < MESSAGES; i++) {
-          const t = (i / RATE) | 0;
-          call.args[0] = t;
-          call.args[1] = messageNumber(i);
-          call.expected = true;
-          emit(call);
-          if (i % RATE !== 0 || i < 9 * RATE) continue;
-          // Message #(i - 9·RATE) printed at t - 9 and is still blocked...
-          call.args[1] = messageNumber(i - 9 * RATE);
+        /** The number of the first message of each second so far. */
+        const firstOf: number[] = [];
+        let next = 0;
+        for (let s = 0; s < SECONDS; s++) {
+          firstOf.push(next);
+          call.args[0] = s;
+          for (let end = next + messagesAt(s); next < end; next++) {
+            call.args[1] = messageNumber(next);
+            call.expected = true;
+            emit(call);
+          }
+          if (s < 9) continue;
+          // The first message of second s - 9 printed then and is still blocked...
+          call.args[1] = messageNumber(firstOf[s - 9] as number);
           call.expected = false;
           emit(call);
-          if (i < 10 * RATE) continue;
-          // ...and #(i - 10·RATE) printed at t - 10 (refused at t - 1) and may print again.
-          call.args[1] = messageNumber(i - 10 * RATE);
+          if (s < 10) continue;
+          // ...and that of second s - 10 (refused at s - 1) may print again.
+          call.args[1] = messageNumber(firstOf[s - 10] as number);
           call.expected = true;
           emit(call);
         }

@@ -52,6 +52,11 @@ function randomPings(options: {
 const SCALE_PINGS = 2_000_000;
 const SCALE_WINDOW = 1_000_000;
 
+// The memory case: a ping every MEMORY_GAP ms with the default window, so only 301 are ever in it,
+// while the pings made add up to MEMORY_PINGS: what a counter keeps must follow the window.
+const MEMORY_PINGS = 500_000;
+const MEMORY_GAP = 10;
+
 export default defineSuite({
   reference: RecentCounter,
   // Module-level state shows as cases that fail after others ran, and pass alone.
@@ -93,6 +98,7 @@ export default defineSuite({
       name: 'two counters interleaved',
       tier: 'core',
       trap: 'instance-isolation',
+      beyondLeetCode: true,
       hint: 'Each counter must keep its own history. Is any of your state shared by every instance?',
       methods: ['RecentCounter', 'RecentCounter', 'ping', 'ping', 'ping', 'ping', 'ping'],
       args: [[], [], [1], [2], [3], [4], [5000]],
@@ -151,6 +157,29 @@ export default defineSuite({
         for (let t = 1; t <= SCALE_PINGS; t++) {
           call.args[0] = t;
           call.expected = Math.min(t, SCALE_WINDOW + 1);
+          emit(call);
+        }
+      },
+    },
+    {
+      name: '5·10^5 pings, 301 in the window',
+      tier: 'follow-up',
+      trap: 'bounded-memory',
+      hint: {
+        memory:
+          'Follow-up: the counter runs for a long time, but only the pings of the last 3000 ms can ever count again. What it keeps should follow the window, not every ping it has seen: skipping over old pings is not the same as letting them go.',
+        slow: 'Follow-up: the counter runs for a long time. Each ping should cost O(1) on average, including whatever work goes into letting old pings go.',
+      },
+      describe: `RecentCounter(), then ping(${MEMORY_GAP}), ping(${2 * MEMORY_GAP}), …, ping(${MEMORY_PINGS * MEMORY_GAP}): one every ${MEMORY_GAP} ms`,
+      timeLimitMs: 2000,
+      retainedLimitMb: 0.25,
+      generate(emit) {
+        emit({ method: 'RecentCounter', args: [], expected: null });
+        const call = { method: 'ping', args: [0], expected: 0 };
+        const inWindow = 3000 / MEMORY_GAP + 1;
+        for (let i = 1; i <= MEMORY_PINGS; i++) {
+          call.args[0] = i * MEMORY_GAP;
+          call.expected = Math.min(i, inWindow);
           emit(call);
         }
       },

@@ -19,7 +19,9 @@
 //   sat idle.
 // - cost over capacity: a request larger than the bucket can never be served,
 //   so it is refused at once; nothing waits for tokens, since the caller owns
-//   the clock and it will not move while we wait.
+//   the clock and it will not move while we wait. That test is exact and comes
+//   before the tolerant one: the level never exceeds `capacity`, so leaving it
+//   to the tolerance would let a cost a hair above the capacity through.
 // - clock going backwards: only time after the latest `now` seen mints tokens.
 //   An earlier `now` acts as that latest time (elapsed 0) and does not move
 //   `last` back, so the same stretch of time is never paid out twice when the
@@ -71,7 +73,7 @@ export class TokenBucket {
       throw new RangeError(`cost must be a finite number >= 0, got ${cost}`);
     }
     this.refill(now);
-    // can never fit: refuse now rather than wait
+    // can never fit: refuse now rather than wait (exact, no tolerance)
     if (cost > this.capacity) return false;
     // denied: takes nothing
     if (this.tokens < cost - TOLERANCE * this.capacity) return false;

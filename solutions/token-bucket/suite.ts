@@ -6,7 +6,9 @@
 // in exact arithmetic is Accepted, whichever formulation it uses. Rounding is the float-drift
 // follow-up's business. Core cases also keep requests of cost > capacity out of the long and random
 // cases: a solution that waits for tokens hangs on them, and one short case with a short time limit
-// is enough to say so.
+// is enough to say so. Core capacities and costs are whole numbers, as on LeetCode, so a cost over
+// the capacity is over by a whole token at least; a cost a hair above it only matters to a solution
+// that allows for rounding, and the follow-up with that trap checks it.
 import fc from 'fast-check';
 import { defineSuite, type Encoded } from '../../harness/suite.ts';
 import { TokenBucket } from './solution.ts';
@@ -41,6 +43,9 @@ const T = true;
 const F = false;
 
 const RATES = [0.125, 0.25, 0.5, 1, 2, 4, 8];
+
+/** A bucket far bigger than the core's, for the drift follow-up: its level rounds in coarser steps. */
+const DRIFT_CAPACITY = 1_000_000;
 
 /**
  * The largest core input: four buckets with different knobs, driven in turn with bursts, steady
@@ -286,6 +291,62 @@ export default defineSuite({
           3,
           Array.from({ length: 11 }, (_, t): Request => [t, 3]),
           [T, F, F, F, F, F, F, F, F, F, T],
+        ),
+      ),
+    },
+    {
+      name: 'rounding in big buckets',
+      tier: 'follow-up',
+      trap: 'float-drift',
+      hint: 'Follow-up: a rounding error is a fraction of the number being rounded, so a level in the hundreds or the millions drifts much further than a level of one or three. Whatever you count as close enough must hold for a bucket of any size.',
+      ...buckets(
+        // 1,500 refills of 0.2 from empty: the level ends 8.5e-12 short of 300.
+        bucket(
+          0.1,
+          300,
+          Array.from({ length: 1501 }, (_, i): Request => [2 * i, 300]),
+          [T, ...repeat(1499, F), T],
+        ),
+        // 1,000 refills of 0.1 from 999,900: the level ends 2.3e-8 short of 10^6.
+        bucket(
+          0.1,
+          DRIFT_CAPACITY,
+          [[0, 100], ...Array.from({ length: 1000 }, (_, i): Request => [i + 1, DRIFT_CAPACITY])],
+          [T, ...repeat(999, F), T],
+        ),
+      ),
+    },
+    {
+      name: 'a cost a hair above the capacity',
+      tier: 'follow-up',
+      trap: 'cost-over-capacity',
+      hint: {
+        wrong:
+          'Follow-up: a cost above the capacity can never be served, even when it is above by less than any rounding error. The bucket never holds more than its capacity, so whatever slack you allow for rounding must not decide this one.',
+        slow: 'Follow-up: a cost above the capacity can never be served, even when it is above by very little. Answer false at once; no amount of waiting on a clock that does not move will fill the bucket further.',
+      },
+      timeLimitMs: 100,
+      ...buckets(
+        bucket(
+          1,
+          1 - 2 ** -40,
+          [
+            [0, 1],
+            [0, 1 - 2 ** -40],
+            [5, 1],
+          ],
+          [F, T, F],
+        ),
+        bucket(
+          0.5,
+          1000,
+          [
+            [0, 1000 + 2 ** -30],
+            [0, 1000],
+            [2000, 1000 + 2 ** -30],
+            [2000, 1000],
+          ],
+          [F, T, F, T],
         ),
       ),
     },

@@ -1,0 +1,31 @@
+// Absorbs float drift with a fixed absolute slack of 1e-9 tokens: enough for a bucket of a few tokens,
+// too little for a big one, whose level rounds in coarser steps.
+export const expectation = { verdict: 'accepted', trap: 'float-drift' };
+
+const EPSILON = 1e-9;
+
+export class TokenBucket {
+  private tokens: number;
+  private last = 0;
+
+  constructor(
+    private readonly rate: number,
+    private readonly capacity: number,
+  ) {
+    if (!Number.isFinite(rate) || rate <= 0) throw new RangeError('bad rate');
+    if (!Number.isFinite(capacity) || capacity <= 0) throw new RangeError('bad capacity');
+    this.tokens = capacity;
+  }
+
+  allow(now: number, cost: number = 1): boolean {
+    if (!Number.isFinite(now)) throw new RangeError('bad now');
+    if (!Number.isFinite(cost) || cost < 0) throw new RangeError('bad cost');
+    if (now > this.last) {
+      this.tokens = Math.min(this.capacity, this.tokens + (now - this.last) * this.rate);
+      this.last = now;
+    }
+    if (cost > this.capacity || this.tokens + EPSILON < cost) return false;
+    this.tokens = Math.max(0, this.tokens - cost);
+    return true;
+  }
+}
