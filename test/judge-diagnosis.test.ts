@@ -69,7 +69,8 @@ describe('diagnosis', () => {
   test('a window hard-coded to 3000: scale is put down to custom-window, with no speed hint', async () => {
     const file = path.join(problem.wrongDir, 'fixed-window.ts');
     const { report, text } = await judged(file);
-    expect(report.diagnosis?.traps).toEqual(['custom-window']);
+    // (It never compacts its queue either: bounded-memory may follow, never lead.)
+    expect(report.diagnosis?.traps[0]).toBe('custom-window');
     const scale = report.cases.find((c) => c.trap === 'scale');
     expect(scale?.status).toBe('failed');
     expect(scale?.hint).toBeNull();

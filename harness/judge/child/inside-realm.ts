@@ -153,33 +153,36 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   // Reading the real time is allowed, and counted: a failure in a case where the learner's code
   // read it most likely comes from using it instead of the clock the case hands over.
   let clockReads = 0;
-  const RealDate = global.Date as DateConstructor;
-  const realNow = RealDate.now;
-  defineProperty(RealDate, 'now', {
-    value: function now(): number {
-      clockReads += 1;
-      return apply(realNow, RealDate, []);
-    },
-    writable: true,
-    configurable: true,
-  });
-  const CountedDate = new Proxy(RealDate, {
-    construct(target, args, newTarget) {
-      if (args.length === 0) clockReads += 1;
-      return construct(target, args, newTarget);
-    },
-    apply(target, self, args) {
-      clockReads += 1;
-      return apply(target, self, args);
-    },
-  });
-  global.Date = CountedDate;
-  // So that `new Date().constructor === Date` still holds.
-  defineProperty(RealDate.prototype, 'constructor', {
-    value: CountedDate,
-    writable: true,
-    configurable: true,
-  });
+  const RealDate = global.Date as DateConstructor | undefined;
+  if (typeof RealDate === 'function') countClockReads(RealDate);
+  function countClockReads(RealDate: DateConstructor): void {
+    const realNow = RealDate.now;
+    defineProperty(RealDate, 'now', {
+      value: function now(): number {
+        clockReads += 1;
+        return apply(realNow, RealDate, []);
+      },
+      writable: true,
+      configurable: true,
+    });
+    const CountedDate = new Proxy(RealDate, {
+      construct(target, args, newTarget) {
+        if (args.length === 0) clockReads += 1;
+        return construct(target, args, newTarget);
+      },
+      apply(target, self, args) {
+        clockReads += 1;
+        return apply(target, self, args);
+      },
+    });
+    global.Date = CountedDate;
+    // So that `new Date().constructor === Date` still holds.
+    defineProperty(RealDate.prototype, 'constructor', {
+      value: CountedDate,
+      writable: true,
+      configurable: true,
+    });
+  }
   const resolved = Promise.resolve();
   global.queueMicrotask = (fn: () => void) => void resolved.then(fn);
 
