@@ -80,11 +80,12 @@ async function wrongFor(problem: Problem, trap: string | null): Promise<string[]
 const ratio = (big: number, small: number): string =>
   small <= 0 ? '∞' : `${(big / small).toFixed(1)}×`;
 
-async function benchLimits(): Promise<void> {
+async function benchLimits(only?: Set<string>): Promise<void> {
   out(
     `Limits of the scale and memory traps (reference: worst of ${REFERENCE_RUNS} runs; known-wrong: one run, stopped at ${SLOW_FACTOR}× the limit)`,
   );
   for (const problem of loadProblems()) {
+    if (only && !only.has(problem.id) && !only.has(problem.dir)) continue;
     const cases = (await listCases(problem)).map((info, index) => ({ ...info, index }));
     for (const info of cases.filter((c) => c.timeLimitSet || c.retainedLimitMb !== null)) {
       out(`\n${problem.id} · ${info.name} [${info.trap}]`);
@@ -282,7 +283,7 @@ async function bench(args: string[]): Promise<number> {
       only: {
         type: 'string',
         value: 'LIST',
-        help: 'with --load: only these problems, e.g. 933,token-bucket',
+        help: 'with --load or limits: only these problems, e.g. 933,token-bucket',
       },
     },
     notes: ['Without a section, all three: limits, grade and watch.'],
@@ -290,13 +291,17 @@ async function bench(args: string[]): Promise<number> {
   });
   // 4. `--load`: verdicts under a saturated CPU, many grades at once (scripts/bench-load.ts).
   if (values.load) return loadMain(args);
-  const stray = (['rounds', 'concurrency', 'only'] as const).find((o) => values[o] !== undefined);
+  const stray = (['rounds', 'concurrency'] as const).find((o) => values[o] !== undefined);
   if (stray) throw new UsageError(`--${stray} goes with --load`);
   const only = positionals[0];
   if (only !== undefined && !SECTIONS.includes(only)) {
     throw new UsageError(`no section "${shownArg(only)}": limits, grade or watch`);
   }
-  if (!only || only === 'limits') await benchLimits();
+  if (values.only !== undefined && only !== 'limits') {
+    throw new UsageError('--only goes with --load or with the limits section');
+  }
+  const problems = values.only === undefined ? undefined : new Set(values.only.split(','));
+  if (!only || only === 'limits') await benchLimits(problems);
   if (!only || only === 'grade') benchGrade();
   if (!only || only === 'watch') await benchWatch();
   return 0;

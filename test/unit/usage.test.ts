@@ -241,6 +241,7 @@ describe('npm run bench', () => {
       'error: unexpected argument "watch": npm run bench takes [limits|grade|watch] only',
     ],
     [['--rounds', '3'], 'error: --rounds goes with --load'],
+    [['grade', '--only', '933'], 'error: --only goes with --load or with the limits section'],
   ])('%j is a usage error, exit 2', async (argv, message) => {
     const { code, text } = await bench(argv);
     expect(code).toBe(2);
