@@ -148,7 +148,15 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
   });
   const ms = Math.round(cpuMs() - started);
   const readRealTime = (ctx.learner.clockReads?.() ?? 0) > 0;
-  const retainedMb = c.retainedLimitMb !== undefined ? retainedBy(ctx.learner) : undefined;
+  // Memory decides nothing once the case failed on its answers or its time: then it is not measured
+  // (each measurement costs full garbage collections).
+  const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  const measured =
+    c.retainedLimitMb !== undefined &&
+    driven.thrown === undefined &&
+    driven.divergedAt === undefined &&
+    ms <= limit;
+  const retainedMb = measured ? retainedBy(ctx.learner, c.retainedLimitMb) : undefined;
   const result: CaseResult = {
     ...base,
     ms,
@@ -248,24 +256,29 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
  * them. Measuring by difference leaves out what the run left behind that is not theirs (compiled
  * code, type feedback). ArrayBuffers count too: a typed array's contents live outside the JS heap.
  */
-function retainedBy(learner: Port): number {
+function retainedBy(learner: Port, limitMb = Infinity): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('memory is measured only with --expose-gc');
-  // The least of a few readings, each after a full GC: now and then a reading carries ~0.16 MB that
-  // is nobody's (seen in about one run in ten), and the least reading leaves it out.
-  const settled = (): number =>
-    Math.min(
-      ...[0, 1, 2].map(() => {
-        gc();
-        const memory = process.memoryUsage();
-        return memory.heapUsed + memory.arrayBuffers;
-      }),
-    );
-  const withThem = settled();
+  const reading = (): number => {
+    gc();
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
+  };
+  const mb = (bytes: number): number => Math.max(0, Math.round((bytes / 1e6) * 100) / 100);
+  // Now and then a reading carries ~0.16 MB that is nobody's (seen in about one run in ten). Each
+  // full GC costs ~15 ms, so one reading each way settles a case far under its limit, whatever the
+  // noise. Closer to the limit, the least of three readings without them is taken; noise in the one
+  // reading with them could only raise the figure, by less than the 10x margin any limit keeps.
+  const withThem = reading();
   learner.dropInstances();
-  const without = settled();
-  return Math.max(0, Math.round(((withThem - without) / 1e6) * 100) / 100);
+  const without = reading();
+  const quick = mb(withThem - without);
+  if (quick + NOBODYS_MB < limitMb / 2) return quick;
+  return mb(withThem - Math.min(without, reading(), reading()));
 }
+
+/** The most a single reading was seen to carry that belongs to no one, with room to spare. */
+const NOBODYS_MB = 0.25;
 
 /** Runs the reference (with fixtures of its own) over a call sequence to learn each answer. */
 function withExpected(
