@@ -6,7 +6,8 @@
 //     slow or busy machine.
 //  2. `grade` over every problem with the references as solutions, against a bare `vitest run` of one
 //     trivial test in this repo: the floor any judge built on this stack pays.
-//  3. Watch mode: from saving the stub to the verdict on example and core cases.
+//  3. Watch mode: from saving the stub to the verdict on example and core cases, and to the report
+//     of a type error; and what the type checker costs, cold and per save.
 //  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
 //  counts verdicts that flip (scripts/bench-load.ts).
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/judge/child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/compile.ts';
 import { readExpectation } from '../harness/judge/expectation.ts';
+import { checkTypes } from '../harness/judge/typecheck.ts';
 import type { CaseInfo } from '../harness/judge/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
@@ -28,6 +30,8 @@ import { copyRepo } from './lib/repo-copy.ts';
 const REFERENCE_RUNS = 5;
 const TIMING_RUNS = 5;
 const WATCH_SAVES = 6;
+const TYPE_ERROR_SAVES = 3;
+const TYPE_CHECKS = 10;
 const SLOW_FACTOR = 10;
 
 const out = (line = ''): void => {
@@ -212,6 +216,16 @@ async function benchWatch(): Promise<void> {
     await until(/(Accepted|Wrong Answer|Error|Exceeded)\s+\(cases/);
   }
 
+  // Type errors: save → the Compile Error report (a correct solution but for one mistyped line).
+  const typeErrors: number[] = [];
+  for (let save = 0; save < TYPE_ERROR_SAVES; save++) {
+    const shown = until(/Compile Error\s+\(cases/);
+    const savedAt = performance.now();
+    writeFileSync(stub, `${sources[0]}\nconst typo${save}: string = ${save};\n`);
+    await shown;
+    typeErrors.push(performance.now() - savedAt);
+  }
+
   // A solution that loops forever (the stub, every method looping before it throws).
   const shipped = path.join(path.dirname(problem.referenceFile), 'stub.ts');
   const looping = readFileSync(shipped, 'utf8').replaceAll(
@@ -263,6 +277,34 @@ async function benchWatch(): Promise<void> {
     `  a save while judging a loop: the newest file's verdict ${Math.round(cancel)} ms after it (target within 300 ms)`,
   );
   out(`  q while judging a loop: exited ${Math.round(quit)} ms after it (target within 200 ms)`);
+  out(
+    `  a type error: the Compile Error report ${Math.round(median(typeErrors))} ms after the save (median of ${TYPE_ERROR_SAVES}, worst ${Math.round(Math.max(...typeErrors))} ms; target within 1000 ms)`,
+  );
+  await benchTypeCheck(problem, sources);
+}
+
+/** The type checker alone, in this process: its cold start, then one check per save. */
+async function benchTypeCheck(problem: Problem, sources: string[]): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'window-katas-bench-types-'));
+  const file = path.join(dir, 'solution.ts');
+  const home = path.dirname(problem.stubFile);
+  writeFileSync(file, sources[0] as string);
+  let started = performance.now();
+  await checkTypes(file, { home });
+  const cold = performance.now() - started;
+  const checks: number[] = [];
+  for (let save = 0; save < TYPE_CHECKS; save++) {
+    // A save as a learner makes one: the file changed, with a type error every other time.
+    const typo = save % 2 === 0 ? `\nconst typo: string = ${save};\n` : `\n// save ${save}\n`;
+    writeFileSync(file, `${sources[save % 2]}${typo}`);
+    started = performance.now();
+    await checkTypes(file, { home });
+    checks.push(performance.now() - started);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  out(
+    `type checker (LeetCode's options, kept warm in a worker): cold start ${Math.round(cold)} ms, then a save checked in median ${Math.round(median(checks))} ms, worst ${Math.round(Math.max(...checks))} ms (${TYPE_CHECKS} saves)`,
+  );
 }
 
 const SECTIONS = ['limits', 'grade', 'watch'];

@@ -15,13 +15,21 @@ const p346 = findProblem(problems, '346')!;
 const p362 = findProblem(problems, '362')!;
 const dir = scratchDir('integrity');
 
+/**
+ * The attacks below reach for `process`, `require` and casts that TypeScript refuses: a learner who
+ * wants them to run opts out of the type check, as `// @ts-nocheck` allows. What is tested here is
+ * what the code can do once it runs.
+ */
+const UNCHECKED = '// @ts-nocheck\n';
+
 async function judgeSource(name: string, source: string, problem = p933, slot?: SessionSlot) {
-  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source), slot });
+  const solutionFile = writeLearnerFile(dir, `${name}.ts`, UNCHECKED + source);
+  return judge({ problem, solutionFile, slot });
 }
 
 /** Judges only as far as the first case that fails: enough for a verdict, quick for a loop. */
 async function firstVerdict(name: string, source: string) {
-  const solutionFile = writeLearnerFile(dir, `${name}.ts`, source);
+  const solutionFile = writeLearnerFile(dir, `${name}.ts`, UNCHECKED + source);
   return judge({ problem: p933, solutionFile, budgetMs: 1 });
 }
 

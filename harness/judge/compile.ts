@@ -33,7 +33,7 @@ let counter = 0;
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** Writes a file whole (rename), with its hash beside it. */
-function writeVerified(file: string, contents: string): void {
+export function writeVerified(file: string, contents: string): void {
   const temp = `${file}.${process.pid}.${(counter += 1)}.tmp`;
   writeFileSync(temp, contents);
   writeFileSync(`${temp}.sum`, sha256(contents));

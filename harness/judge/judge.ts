@@ -7,6 +7,7 @@ import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
 import { diagnose } from './diagnose.ts';
 import { hintFor, type CaseInfo, type CaseResult, type ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
+import { typeErrorMessage } from './typecheck.ts';
 import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
 
 /**
@@ -32,6 +33,11 @@ export interface JudgeOptions {
    * runs, and the report comes back marked cancelled, with nothing decided.
    */
   signal?: AbortSignal;
+  /**
+   * Checks the file's types as LeetCode does, alongside the cases (on unless false): type errors
+   * make the verdict a compile error, and stop the cases once they are known (see typecheck.ts).
+   */
+  typeCheck?: boolean;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -82,7 +88,11 @@ function loadFailure(
   return { verdict: 'runtime-error', message: 'the process ended while loading the solution' };
 }
 
-function blank(info: CaseInfo, status: CaseResult['status'], message: string): CaseResult {
+function blank(
+  info: Pick<CaseInfo, 'name' | 'tier' | 'trap'>,
+  status: CaseResult['status'],
+  message: string,
+): CaseResult {
   return {
     name: info.name,
     tier: info.tier,
@@ -134,7 +144,81 @@ export function releaseSlot(slot: SessionSlot): void {
   slot.spare = undefined;
 }
 
+/**
+ * Judges the file and checks its types at once. The cases do not wait for the check (a verdict
+ * comes as soon as it would without it); the report does, and type errors turn it into a compile
+ * error, as LeetCode runs nothing that does not compile.
+ */
 export async function judge(options: JudgeOptions): Promise<ProblemReport> {
+  if (options.typeCheck === false) return judgeCases(options);
+  const { signal } = options;
+  const started = performance.now();
+  const halt = new AbortController();
+  const forward = (): void => halt.abort();
+  if (signal?.aborted) halt.abort();
+  signal?.addEventListener('abort', forward, { once: true });
+  let errors: string | undefined;
+  const checking = typeErrorMessage(options.solutionFile, {
+    home: path.dirname(options.problem.stubFile),
+    signal: halt.signal,
+  }).then((found) => {
+    if (found !== undefined && !halt.signal.aborted) {
+      errors = found;
+      halt.abort();
+    }
+  });
+  const report = await judgeCases({
+    ...options,
+    signal: halt.signal,
+    onCase: (result) => {
+      if (errors === undefined) options.onCase?.(result);
+    },
+    onDecided: (verdict) => {
+      if (errors === undefined) options.onDecided?.(verdict);
+    },
+  });
+  try {
+    if (signal?.aborted) return report;
+    if (report.verdict === 'compile-error') {
+      // esbuild's own compile error (a syntax error, an import) says it first, and better.
+      halt.abort();
+      return { ...report, cancelled: undefined };
+    }
+    await checking;
+    // Cancelled while the check was still running: as cancelled as any other judgement.
+    if (signal?.aborted) return { ...report, cancelled: true };
+    if (errors === undefined) return report;
+    return typeErrorReport(report, errors, Math.round(performance.now() - started));
+  } finally {
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * The report of a file with type errors (`message`, see typecheck.ts): a compile error, every case
+ * skipped, whatever ran meanwhile. A compile error of esbuild's own stays as it is: it says it first.
+ */
+export function typeErrorReport(
+  report: ProblemReport,
+  message: string,
+  ms = report.ms,
+): ProblemReport {
+  if (report.verdict === 'compile-error') return report;
+  const cases = report.cases.map((c) =>
+    blank(c, 'skipped', 'not run: the solution does not compile'),
+  );
+  return {
+    dir: report.dir,
+    verdict: 'compile-error',
+    cases,
+    followUps: countFollowUps(cases),
+    output: '',
+    ms,
+    message,
+  };
+}
+
+async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
   const { problem } = options;
   const solutionFile = path.resolve(options.solutionFile);
   const budget = options.budgetMs ?? PROBLEM_BUDGET_MS;

@@ -3,9 +3,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
+import {
+  judge,
+  releaseSlot,
+  typeErrorReport,
+  type SessionSlot,
+} from '../../harness/judge/judge.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { typeErrorMessage } from '../../harness/judge/typecheck.ts';
 import { isShippedStub } from '../../harness/learner/learning.ts';
 import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
 import { StateError } from '../../harness/learner/state.ts';
@@ -133,9 +139,19 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   // One child process per lane, reused from problem to problem (each gets a fresh vm context).
   const lanes = Math.min(availableParallelism(), chosen.length);
   const slots: SessionSlot[] = Array.from({ length: lanes }, () => ({}));
-  const reports = await mapConcurrent(chosen, lanes, (problem, lane) =>
-    judge({ problem, solutionFile: fileOf(problem), slot: slots[lane] }),
+  // Every file's types are checked meanwhile, in turn, by the process's one checker: no lane waits
+  // for its cold start. Type errors make a compile error, as on LeetCode.
+  const checks = chosen.map((problem) =>
+    typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
+  );
+  const judged = await mapConcurrent(chosen, lanes, (problem, lane) =>
+    judge({ problem, solutionFile: fileOf(problem), slot: slots[lane], typeCheck: false }),
   ).finally(() => slots.forEach(releaseSlot));
+  const typeErrors = await Promise.all(checks);
+  const reports = judged.map((report, i) => {
+    const errors = typeErrors[i];
+    return errors === undefined ? report : typeErrorReport(report, errors);
+  });
   const graded = chosen.map((problem, i) => ({ problem, report: reports[i] as ProblemReport }));
 
   // Solutions kept elsewhere (--dir) are not the learner's: their hints do not apply.

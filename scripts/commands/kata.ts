@@ -9,6 +9,7 @@ import { watch } from 'chokidar';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { warmTypeChecker } from '../../harness/judge/typecheck.ts';
 import {
   isSolved,
   loadProgress,
@@ -62,7 +63,8 @@ function nextSteps(problem: Problem, io: IO): string[] {
 /**
  * Judges the stub, records the report and shows it. Progress that cannot be saved does not hide the
  * verdict: the report is shown all the same, and the reason comes back as `unsaved`. A judgement
- * cancelled by `signal` shows and records nothing.
+ * cancelled by `signal` shows and records nothing. Type errors make it a compile error, unless
+ * `typeCheck` is false.
  */
 async function judgeAndShow(
   problem: Problem,
@@ -70,6 +72,7 @@ async function judgeAndShow(
   io: IO,
   slot?: SessionSlot,
   signal?: AbortSignal,
+  typeCheck = true,
 ): Promise<{ accepted: boolean; verdict?: Verdict; cancelled?: boolean; unsaved?: StateError }> {
   let decided: string | undefined;
   let done = 0;
@@ -77,6 +80,7 @@ async function judgeAndShow(
   const report = await judge({
     slot,
     signal,
+    typeCheck,
     problem,
     solutionFile: problem.stubFile,
     // Shown as soon as it is known (the first failing example or core case decides), while the
@@ -226,7 +230,20 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
   // One child process serves every judgement of this session, the first included, with a spare
   // started beside it: a save costs no process start, even after a loop was stopped.
   const slot: SessionSlot = { keepSpare: watchMode };
-  const { accepted, unsaved, verdict } = await judgeAndShow(problem, showing, io, slot);
+  // Watching, the type checker starts at once, in the background: its cold start (a second or
+  // more) is paid before the first save, and the first judgement does not wait for it. Should the
+  // file have type errors, it is judged again once they are known (see below).
+  const warming = watchMode
+    ? warmTypeChecker(problem.stubFile, { home: path.dirname(problem.stubFile) })
+    : undefined;
+  const { accepted, unsaved, verdict } = await judgeAndShow(
+    problem,
+    showing,
+    io,
+    slot,
+    undefined,
+    !watchMode,
+  );
   if (!watchMode) {
     releaseSlot(slot);
     if (unsaved) throw unsaved;
@@ -273,6 +290,11 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     }, DEBOUNCE_MS);
   };
   watcher.on('change', rejudge).on('add', rejudge);
+  // The file as first judged has type errors: judge it again (with the checker warm by now), unless
+  // a save has asked for that already.
+  void warming?.then((errors) => {
+    if (errors !== undefined && wanted === 0 && !quitting) rejudge();
+  });
   // A hint waits for a judgement in progress, so that it never lands in the middle of a report.
   const hint = (): void => {
     running = running.then(() => {

@@ -29,6 +29,16 @@ const fake = vi.hoisted(() => ({
   /** A clock that only the faked commands move: what bench.ts reads as performance.now(). */
   now: 0,
   spawned: [] as { args: string[]; cwd: string; killed: boolean }[],
+  /** Files given to the type checker, with the source each held then. */
+  checks: [] as { file: string; source: string }[],
+}));
+
+vi.mock('../../harness/judge/typecheck.ts', () => ({
+  checkTypes: async (file: string) => {
+    const fs = process.getBuiltinModule('node:fs');
+    fake.checks.push({ file, source: fs.readFileSync(file, 'utf8') });
+    return [];
+  },
 }));
 
 vi.mock('../../harness/judge/compile.ts', () => ({
@@ -93,6 +103,8 @@ vi.mock('node:child_process', () => ({
       '— 3:00:01 PM · judging the stub —\n',
       'Time Limit Exceeded · checking the follow-ups…\n',
       '933 · Number of Recent Calls — Time Limit Exceeded  (cases 0/7 · follow-ups 0/4 · 80 ms)\n',
+      '— 3:00:02 PM · judging the stub —\n',
+      '933 · Number of Recent Calls — Compile Error  (cases 0/7 · follow-ups 0/4 · 80 ms)\n',
     ];
     const child = Object.assign(new EventEmitter(), {
       stdout: new EventEmitter(),
@@ -147,6 +159,7 @@ beforeEach(() => {
   fake.spawnSync = [];
   fake.spawnSyncStatus = 0;
   fake.spawned = [];
+  fake.checks = [];
 });
 
 afterEach(() => {
@@ -300,6 +313,17 @@ describe('bench watch', () => {
     expect(out).toMatch(/loops forever: verdict \d+ ms after the save \(target within 2500 ms\)/);
     expect(out).toMatch(/a save while judging a loop: the newest file's verdict \d+ ms after it/);
     expect(out).toMatch(/q while judging a loop: exited \d+ ms after it \(target within 200 ms\)/);
+    expect(out).toMatch(
+      /a type error: the Compile Error report \d+ ms after the save \(median of 3, worst \d+ ms; target within 1000 ms\)/,
+    );
+    // The checker alone: once cold, then ten saves, every other one with a type error.
+    expect(out).toMatch(
+      /type checker \(LeetCode's options, kept warm in a worker\): cold start \d+ ms, then a save checked in median \d+ ms, worst \d+ ms \(10 saves\)/,
+    );
+    expect(fake.checks).toHaveLength(11);
+    expect(new Set(fake.checks.map((c) => c.file)).size).toBe(1);
+    expect(fake.checks.filter((c) => /const typo: string/.test(c.source))).toHaveLength(5);
+    expect(existsSync(path.dirname(fake.checks[0]!.file))).toBe(false);
   });
 });
 
