@@ -15,13 +15,34 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { LEARNER_GLOBAL } from './child/realm.ts';
 import { librariesFor } from './leetcode-globals.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 
 /** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
+/**
+ * esbuild's JavaScript side costs ~80 ms to load, and most runs need none of it: every bundle they
+ * use is cached. So it is loaded on the first cache miss, and its version (part of every cache key)
+ * is read from its package.json.
+ */
+let loaded: Promise<typeof esbuild> | undefined;
+const loadEsbuild = (): Promise<typeof esbuild> => (loaded ??= import('esbuild'));
+let version: string | undefined;
+function esbuildVersion(): string {
+  version ??= (
+    JSON.parse(
+      readFileSync(
+        createRequire(path.join(REPO_ROOT, 'package.json')).resolve('esbuild/package.json'),
+        'utf8',
+      ),
+    ) as { version: string }
+  ).version;
+  return version;
+}
+
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
 /** Change when the learner's compile options change: old cache entries then no longer match. */
 const LEARNER_OPTIONS_VERSION = 'sealed-1';
@@ -130,13 +151,15 @@ function readSource(file: string): { ok: true; source: string } | { ok: false; m
 export async function compileLearner(file: string): Promise<LearnerBundle> {
   const read = readSource(file);
   if (!read.ok) return read;
-  const key = sha256(`${esbuild.version}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.source}`);
+  const key = sha256(`${esbuildVersion()}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.source}`);
   const bundle = path.join(SCRATCH_DIR, `learner-${key.slice(0, 32)}.js`);
   const libraries = await librariesFor(read.source);
   const cached = readVerified(bundle);
   if (cached !== undefined) return { ok: true, code: cached, libraries };
   try {
-    const result = await esbuild.build({
+    const result = await (
+      await loadEsbuild()
+    ).build({
       stdin: {
         contents: read.source,
         sourcefile: file,
@@ -187,7 +210,7 @@ function pruneOld(prefix: string, keep: string): void {
 
 /** Modification times and sizes of every file below the given folders: a cheap cache key. */
 function fingerprint(dirs: string[]): string {
-  const hash = createHash('sha1').update(esbuild.version);
+  const hash = createHash('sha1').update(esbuildVersion());
   const visit = (dir: string): void => {
     if (!statSync(dir).isDirectory()) {
       hash.update(`${dir}:${statSync(dir).mtimeMs}:${statSync(dir).size};`);
@@ -213,7 +236,9 @@ async function cachedBuild(
   const outfile = path.join(SCRATCH_DIR, `${stem}-${fingerprint(dependsOn)}${extension}`);
   if (existsSync(outfile) && readVerified(outfile) !== undefined) return outfile;
   mkdirSync(SCRATCH_DIR, { recursive: true });
-  const result = await esbuild.build({
+  const result = await (
+    await loadEsbuild()
+  ).build({
     platform: 'node',
     target: 'node20',
     ...options,

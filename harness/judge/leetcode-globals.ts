@@ -2,7 +2,7 @@
 // the datastructures-js classes, at the versions its environment page lists. A solution pasted from
 // LeetCode may use them, so they are built into scripts that run in the learner's realm before the
 // learner's code (never imported by it), and only when the learner's source names one of them.
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import path from 'node:path';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 import { cachedScript } from './compile.ts';
