@@ -265,11 +265,11 @@ function retainedBy(learner: Port, limitMb = Infinity): number {
     return memory.heapUsed + memory.arrayBuffers;
   };
   const mb = (bytes: number): number => Math.max(0, Math.round((bytes / 1e6) * 100) / 100);
-  // Now and then a reading carries ~0.16 MB that is nobody's (seen in about one run in ten). Each
-  // full GC costs ~15 ms, so one reading each way settles a case far under its limit, whatever the
-  // noise. Closer to the limit, the least of three readings without them is taken; noise in the one
-  // reading with them could only raise the figure, by less than the 10x margin any limit keeps.
-  const withThem = reading();
+  // A reading carries 0.16-0.28 MB that is nobody's now and then, more often in the first
+  // collections after a heavy case; the least of three readings leaves it out. With the instances
+  // that takes three. Without them one reading settles a case far under its limit (noise there
+  // could only lower the figure, by less than NOBODYS_MB); nearer the limit, three again.
+  const withThem = Math.min(reading(), reading(), reading());
   learner.dropInstances();
   const without = reading();
   const quick = mb(withThem - without);
@@ -278,7 +278,7 @@ function retainedBy(learner: Port, limitMb = Infinity): number {
 }
 
 /** The most a single reading was seen to carry that belongs to no one, with room to spare. */
-const NOBODYS_MB = 0.25;
+const NOBODYS_MB = 0.3;
 
 /** Runs the reference (with fixtures of its own) over a call sequence to learn each answer. */
 function withExpected(
