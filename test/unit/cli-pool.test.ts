@@ -65,7 +65,8 @@ describe('resolveProblem', () => {
       new UsageError(
         'Unknown problem "93". Did you mean 933 (number-of-recent-calls)? ' +
           'Known problems: 933, 362, 346, 359, 1352, token-bucket, fixed-window-limiter, ' +
-          'sliding-window-log-limiter, sliding-window-counter-limiter.',
+          'sliding-window-log-limiter, sliding-window-counter-limiter, token-bucket-limiter, ' +
+          'gcra-limiter.',
       ),
     );
   });

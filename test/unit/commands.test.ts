@@ -56,7 +56,7 @@ describe('list', () => {
     const io = captureIO();
     expect(await list([], io)).toBe(0);
     expect(io.stdout[0]).toMatch(/^# +problem +title +level +status$/);
-    const rows = io.stdout.slice(1, 10);
+    const rows = io.stdout.slice(1, 1 + problems.length);
     expect(rows.map((r) => r.split(/\s+/)[1])).toEqual(problems.map((p) => p.id));
     expect(rows[0]).toMatch(/^1 +933 +Number of Recent Calls +Easy +not started$/);
     // An id too long for its column has the line to itself; the row goes on under the title.

@@ -28,7 +28,7 @@ const meta = (order: number) => ({
 });
 
 describe('loadProblems', () => {
-  test('finds the nine problems of the ladder, in ladder order', () => {
+  test('finds the problems of the ladder, in ladder order', () => {
     expect(problems.map((p) => p.id)).toEqual([
       '933',
       '362',
@@ -39,8 +39,10 @@ describe('loadProblems', () => {
       'fixed-window-limiter',
       'sliding-window-log-limiter',
       'sliding-window-counter-limiter',
+      'token-bucket-limiter',
+      'gcra-limiter',
     ]);
-    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]);
   });
 
   test('splits the folder name into number and slug, and knows where each file lives', () => {

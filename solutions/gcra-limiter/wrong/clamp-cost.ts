@@ -1,0 +1,56 @@
+// Clamps the cost to the burst, so a request bigger than any bucket passes on a full one.
+import type {
+  Clock,
+  RateLimitResult,
+  RateLimiter,
+} from '../../../problems/rate-limiter-contract.ts';
+
+export const expectation = { verdict: 'accepted', trap: 'cost-over-burst' };
+export class GcraLimiter implements RateLimiter {
+  private mark = -Infinity;
+  private readonly tats = new Map<string, number>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly periodMs: number,
+    private readonly burst: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(limit) || limit <= 0) throw new RangeError('bad limit');
+    if (!Number.isInteger(periodMs) || periodMs <= 0) throw new RangeError('bad periodMs');
+    if (!Number.isInteger(burst) || burst <= 0) throw new RangeError('bad burst');
+  }
+
+  allow(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, true);
+  }
+
+  peek(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, false);
+  }
+
+  private decide(key: string, cost: number, take: boolean): RateLimitResult {
+    if (!Number.isInteger(cost) || cost <= 0) throw new RangeError('bad cost');
+    cost = Math.min(cost, this.burst);
+    const now = Math.max(this.mark, this.clock.now());
+    this.mark = now;
+    // Ticks of 1 / limit ms, in which T is periodMs.
+    const t = now * this.limit;
+    const capacity = this.burst * this.periodMs;
+    const tat = Math.max(this.tats.get(key) ?? t, t);
+    const next = tat + cost * this.periodMs;
+    const allowed = next - t <= capacity;
+    const after = allowed ? next : tat;
+    if (allowed && take) this.tats.set(key, after);
+    return {
+      allowed,
+      remaining: Math.floor((capacity - (after - t)) / this.periodMs),
+      resetAt: after > t ? Math.ceil(after / this.limit) : now,
+      retryAt: allowed
+        ? now
+        : cost > this.burst
+          ? Infinity
+          : Math.ceil((next - capacity) / this.limit),
+    };
+  }
+}

@@ -1,0 +1,825 @@
+// Hidden suite for token-bucket-limiter. Examples must match the statement (a test checks it);
+// hidden cases each aim at one trap and carry a hint that points at the idea without giving the
+// code.
+//
+// Every case gets a fake clock (`fixture('clock')` in the constructor's arguments) and moves it
+// with `clock.advance` / `clock.set`. Core cases keep to the contract's core: cost 1, whole-number
+// rates, one key (two for key-isolation and new-key-full), several instances only for
+// instance-isolation and the long no-drift case, and a clock that only moves forward. Costs above
+// 1, decimal rates, many keys, long idleness, a clock that steps back, bad input and memory are
+// follow-ups.
+//
+// Expected answers of the long generated cases come from `Exact` below, the bucket's closed form
+// in whole numbers (no floating point, no tolerance), never from the reference. The written-out
+// cases are checked against a brute-force model in test/design/token-bucket-limiter.test.ts.
+import fc from 'fast-check';
+import { fakeClock } from '../../harness/fixtures.ts';
+import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
+import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { TokenBucketLimiter } from './solution.ts';
+
+const CLASS = 'TokenBucketLimiter';
+const CLOCK = fixture('clock');
+
+/** An allowed request's answer: retryAt is now. */
+const ok = (remaining: number, resetAt: number, now: number): RateLimitResult => ({
+  allowed: true,
+  remaining,
+  resetAt,
+  retryAt: now,
+});
+
+/** A denied request's answer. */
+const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
+  allowed: false,
+  remaining,
+  resetAt,
+  retryAt,
+});
+
+const THROWS = { throws: 'RangeError' };
+
+/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
+class Script {
+  readonly methods: string[] = [];
+  readonly args: unknown[][] = [];
+  readonly expected: unknown[] = [];
+  readonly targets: number[] = [];
+  private target = 0;
+  private instances = 0;
+
+  /** A new limiter on the case's clock; later calls go to it. */
+  limiter(capacity: number, refillPerSecond: number, expected: unknown = null): this {
+    this.target = this.instances++;
+    return this.push(CLASS, [capacity, refillPerSecond, CLOCK], expected);
+  }
+
+  /** Sends the following calls to an earlier limiter. */
+  on(target: number): this {
+    this.target = target;
+    return this;
+  }
+
+  allow(key: string, expected: unknown, cost?: number): this {
+    return this.push('allow', cost === undefined ? [key] : [key, cost], expected);
+  }
+
+  peek(key: string, expected: unknown, cost?: number): this {
+    return this.push('peek', cost === undefined ? [key] : [key, cost], expected);
+  }
+
+  advance(ms: number): this {
+    return this.push('clock.advance', [ms], null);
+  }
+
+  set(ms: number): this {
+    return this.push('clock.set', [ms], null);
+  }
+
+  /** The encoding; `targets` only when more than one instance is involved. */
+  done(): Encoded {
+    const { methods, args, expected, targets } = this;
+    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
+  }
+
+  private push(method: string, args: unknown[], expected: unknown): this {
+    this.methods.push(method);
+    this.args.push(args);
+    this.expected.push(expected);
+    this.targets.push(this.target);
+    return this;
+  }
+}
+
+const script = (): Script => new Script();
+
+/** Units of a token in `Exact`: a rate with at most three decimals adds a whole number per ms. */
+const UNITS = 1_000_000;
+
+/**
+ * The bucket's closed form in whole numbers, for answers too many to write by hand. A token is
+ * UNITS units, so a rate of at most three decimals adds `rate · 1000` units, a whole number, every
+ * millisecond, and every level and every comparison is exact. The clock only moves forward here.
+ */
+class Exact {
+  private readonly cap: number;
+  private readonly perMs: number;
+  private readonly buckets = new Map<string, { level: number; last: number }>();
+
+  constructor(
+    private readonly capacity: number,
+    refillPerSecond: number,
+  ) {
+    this.cap = capacity * UNITS;
+    this.perMs = Math.round(refillPerSecond * 1000);
+    if (this.perMs / 1000 !== refillPerSecond) throw new Error(`${refillPerSecond}: 3 decimals`);
+  }
+
+  /** The answer at `now`; with `take`, an allowed request is recorded. */
+  answer(key: string, cost: number, take: boolean, now: number): RateLimitResult {
+    const bucket = this.buckets.get(key);
+    const level =
+      bucket === undefined
+        ? this.cap
+        : Math.min(this.cap, bucket.level + (now - bucket.last) * this.perMs);
+    const need = cost * UNITS;
+    const allowed = cost <= this.capacity && level >= need;
+    const after = allowed ? level - need : level;
+    if (allowed && take) this.buckets.set(key, { level: after, last: now });
+    return {
+      allowed,
+      remaining: Math.floor(after / UNITS),
+      resetAt: now + this.msFor(this.cap - after),
+      retryAt: allowed ? now : cost > this.capacity ? Infinity : now + this.msFor(need - level),
+    };
+  }
+
+  /** Whole milliseconds to gain `units` (the quotient of two whole numbers, rounded up). */
+  private msFor(units: number): number {
+    return units <= 0 ? 0 : Math.ceil(units / this.perMs);
+  }
+}
+
+/** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
+function draws(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 48271) % 2147483647;
+    return Math.floor((state / 2147483647) * n);
+  };
+}
+
+/**
+ * Long runs of one key per limiter, several limiters on one clock, with irregular steps: most calls
+ * a few milliseconds apart (less than a token's worth of time), some far apart, and clients that
+ * were refused coming back exactly at their retryAt, or a millisecond before it. Answers from
+ * `Exact`. `calls` counts every call, the constructors and the clock's included.
+ */
+function irregularSteps(
+  knobs: readonly (readonly [capacity: number, refillPerSecond: number])[],
+  calls: number,
+  seed: number,
+): (emit: (call: Call) => void) => void {
+  return (emit) => {
+    const next = draws(seed);
+    const models = knobs.map(([capacity, rate], target) => {
+      emit({ method: CLASS, args: [capacity, rate, CLOCK], expected: null, target });
+      return new Exact(capacity, rate);
+    });
+    /** Per limiter: the retryAt of its last refusal, while it is still ahead. */
+    const pending: number[] = knobs.map(() => -1);
+    let now = 0;
+    let emitted = knobs.length;
+    const advance = (ms: number): void => {
+      now += ms;
+      emit({ method: 'clock.advance', args: [ms], expected: null, target: 0 });
+      emitted++;
+    };
+    const call = (method: 'allow' | 'peek', target: number): void => {
+      const answer = (models[target] as Exact).answer('user', 1, method === 'allow', now);
+      if (method === 'allow') pending[target] = answer.allowed ? -1 : answer.retryAt;
+      emit({ method, args: ['user'], expected: answer, target });
+      emitted++;
+    };
+    while (emitted < calls) {
+      const roll = next(100);
+      const target = next(knobs.length);
+      if (roll < 12) {
+        advance(roll < 8 ? next(10) : roll < 11 ? next(2000) : 60_000 + next(60_000));
+      } else if (roll < 24 && (pending[target] as number) > now && emitted < calls - 1) {
+        // Back at retryAt, or one millisecond early (then refused, with the same retryAt).
+        const early = next(4) === 0 && (pending[target] as number) - 1 > now ? 1 : 0;
+        advance((pending[target] as number) - early - now);
+        call('allow', target);
+      } else {
+        call(roll < 36 ? 'peek' : 'allow', target);
+      }
+    }
+  };
+}
+
+/**
+ * Whole-number rates for the core's long case, buckets of 1 to 60 tokens. At 4 tokens a second
+ * every wait is a whole number of milliseconds, which floating point likes to land a hair above.
+ * (The issue asked for 10^4 steps: the known drifting designs all fail within the first ~100 calls
+ * with any seed tried, and 2000 keep the case within the grade's budget of ~150 ms per problem.)
+ */
+const DRIFT_KNOBS = [
+  [1, 1],
+  [3, 7],
+  [10, 3],
+  [60, 4],
+] as const;
+const DRIFT_CALLS = 2000;
+
+/**
+ * Decimal rates, a real bug report's 0.769 among them, and buckets big enough that the rounding
+ * errors of a level of tens of tokens show: exact ties come out a hair short or long. (A design
+ * that counts exact thousandths of a token, right for every whole-number rate, fails here within
+ * ~100 calls with any seed tried.)
+ */
+const DECIMAL_KNOBS = [
+  [5, 0.769],
+  [50, 0.3],
+  [40, 1.3],
+  [90, 2.7],
+] as const;
+const DECIMAL_CALLS = 1000;
+
+/**
+ * Random sequences on one limiter. Core: one key, cost 1, a whole-number rate, the clock only
+ * moving forward (a first `clock.set` picks the start). Follow-up: several keys (one of them named
+ * like an inherited object property), costs up to capacity + 2 and huge ones, decimal rates, and
+ * `clock.set` stepping back as well.
+ */
+function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
+  const keys = followUp ? ['a', 'b', '__proto__'] : ['k'];
+  const rates = followUp ? [1, 3, 0.769, 2.5, 0.1, 1.3, 250] : [1, 2, 3, 4, 7, 250];
+  return fc
+    .record({
+      capacity: fc.integer({ min: 1, max: 4 }),
+      rate: fc.constantFrom(...rates),
+      start: fc.integer({ min: 0, max: 5000 }),
+    })
+    .chain(({ capacity, rate, start }) => {
+      // A step a little longer than it takes to fill the bucket from empty.
+      const fill = Math.ceil((capacity * 1000) / rate) + 1;
+      return fc
+        .array(
+          fc.oneof(
+            {
+              weight: 5,
+              arbitrary: fc.record({
+                method: fc.constantFrom('allow', 'peek'),
+                key: fc.constantFrom(...keys),
+                cost: followUp
+                  ? fc.option(
+                      fc.oneof(
+                        { weight: 5, arbitrary: fc.integer({ min: 1, max: capacity + 2 }) },
+                        { weight: 1, arbitrary: fc.constant(1e15) },
+                      ),
+                      { nil: undefined },
+                    )
+                  : fc.constantFrom(undefined, 1),
+              }),
+            },
+            {
+              weight: 2,
+              arbitrary: fc.record({
+                method: fc.constant('clock.advance'),
+                ms: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: fill })),
+              }),
+            },
+            ...(followUp
+              ? [
+                  {
+                    weight: 1,
+                    arbitrary: fc.record({
+                      method: fc.constant('clock.set'),
+                      ms: fc.integer({ min: 0, max: start + 2 * fill }),
+                    }),
+                  },
+                ]
+              : []),
+          ),
+          { minLength: 1, maxLength: 30 },
+        )
+        .map((steps): Encoded => {
+          const s = script().limiter(capacity, rate).set(start);
+          for (const step of steps) {
+            if ('ms' in step) {
+              if (step.method === 'clock.set') s.set(step.ms);
+              else s.advance(step.ms);
+            } else if (step.method === 'allow') s.allow(step.key, null, step.cost);
+            else s.peek(step.key, null, step.cost);
+          }
+          return s.done();
+        });
+    });
+}
+
+// The memory case. A limiter of capacity EVICT_CAPACITY, one token a second. First one key,
+// "short", spends its whole bucket. Then KEYS keys spend one token each, KEYS_PER_STEP of them in
+// each STEP_MS: each is full again a second after it came, so a limiter that drops full buckets
+// holds a few hundred at a time, and one that does not holds them all. Once every one of them is
+// full, FRESH calls on new keys, three allows to a peek, the clock moving STEP_MS after each
+// FRESH_PER_STEP; then the clock moves on a second and "short" is asked again. It is asked every
+// SHORT_EVERY calls along the way too, and it is short of tokens throughout: its bucket needs
+// EVICT_CAPACITY seconds to fill, more than the case lasts, and it is quiet for longer than a
+// limiter that forgets keys after half a minute of silence would keep it.
+//
+// Keys are long (KEY_LENGTH characters, about a bearer token's length), so that a limiter which
+// keeps every key it has seen keeps ~1 KB for each judged call: 10^4 keys show it 10× over a
+// limit of 1 MB. (The issue asked for 10^6 keys and at least 10^5 calls after them: at ~1 µs per
+// judged call that is far beyond the grade's budget of ~150 ms per problem. A limit under ~1 MB is
+// not safe: the memory gauge reads up to ~0.3 MB of noise now and then.)
+const EVICT_CAPACITY = 100;
+const EVICT_RATE = 1;
+const EVICT_START = 1000;
+const KEYS = 10_000;
+const KEYS_PER_STEP = 25;
+const STEP_MS = 100;
+const FRESH = 1000;
+const FRESH_PER_STEP = 20;
+const SHORT_EVERY = 1000;
+const MEMORY_LIMIT_MB = 1;
+const KEY_LENGTH = 1000;
+/** No digits in them, so that no two keys can be equal. */
+const OLD_FILLER = 'Bearer eyJhbGciOiJIUzINiJ.eyJzdWIiOiJ';
+const NEW_FILLER = 'Bearer eyJhbGciOiJFUzINiJ.eyJpcMiOiJ';
+
+/**
+ * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
+ * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
+ * alone shares most of it with the other keys, and a limiter that keeps every key would look far
+ * smaller than it is.
+ */
+function longKey(j: number, filler: string): string {
+  const key = String(j).padStart(KEY_LENGTH, filler);
+  key.charCodeAt(0);
+  return key;
+}
+
+export default defineSuite({
+  reference: TokenBucketLimiter,
+  // Module-level state shows as cases that fail after others ran, and pass alone.
+  sharedStateTrap: 'instance-isolation',
+  // The limiter must read the clock it is handed, never the real time.
+  realTimeTrap: 'injected-clock',
+  cases: [
+    {
+      name: 'statement example',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(3, 1)
+        .allow('alice', ok(2, 1000, 0))
+        .allow('alice', ok(1, 2000, 0))
+        .allow('alice', ok(0, 3000, 0))
+        .allow('alice', no(0, 3000, 1000))
+        .advance(1500)
+        .allow('alice', ok(0, 4000, 1500))
+        .allow('alice', no(0, 4000, 2000))
+        .done(),
+    },
+    {
+      name: 'peek, two keys, and a long pause',
+      tier: 'example',
+      trap: null,
+      fixtures: { clock: fakeClock(5000) },
+      ...script()
+        .limiter(2, 4)
+        .peek('a', ok(1, 5250, 5000))
+        .allow('a', ok(1, 5250, 5000))
+        .allow('a', ok(0, 5500, 5000))
+        .peek('a', no(0, 5500, 5250))
+        .allow('b', ok(1, 5250, 5000))
+        .set(60_000)
+        .allow('a', ok(1, 60_250, 60_000))
+        .done(),
+    },
+    {
+      name: 'a key seen for the first time has a full bucket',
+      tier: 'core',
+      trap: 'new-key-full',
+      hint: 'A key the limiter has never seen must be treated as if it had been quiet forever. How many tokens does a bucket hold after a very long rest?',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(4, 1)
+        .allow('a', ok(3, 1000, 0))
+        .allow('a', ok(2, 2000, 0))
+        .allow('a', ok(1, 3000, 0))
+        .allow('a', ok(0, 4000, 0))
+        .allow('a', no(0, 4000, 1000))
+        .advance(2500)
+        .allow('b', ok(3, 3500, 2500))
+        .allow('b', ok(2, 4500, 2500))
+        .done(),
+    },
+    {
+      name: 'an hour of rest fills the bucket, and no more',
+      tier: 'core',
+      trap: 'refill-cap',
+      hint: 'However long a key rests, its bucket holds at most capacity tokens: the burst it may send after a pause is capacity, not the rate times the pause.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(3, 2)
+        .allow('k', ok(2, 500, 0))
+        .allow('k', ok(1, 1000, 0))
+        .allow('k', ok(0, 1500, 0))
+        .advance(3_600_000)
+        .peek('k', ok(2, 3_600_500, 3_600_000))
+        .allow('k', ok(2, 3_600_500, 3_600_000))
+        .allow('k', ok(1, 3_601_000, 3_600_000))
+        .allow('k', ok(0, 3_601_500, 3_600_000))
+        .allow('k', no(0, 3_601_500, 3_600_500))
+        .done(),
+    },
+    {
+      name: 'refused again and again while the bucket refills',
+      tier: 'core',
+      trap: 'denied-is-free',
+      hint: 'A refused request must leave the bucket exactly as it was: it takes no tokens, and it must not lose the refill the bucket earned since it was last charged either. Where does your code write when it refuses?',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 4)
+        .allow('k', ok(1, 250, 0))
+        .allow('k', ok(0, 500, 0))
+        .advance(100)
+        .allow('k', no(0, 500, 250))
+        .advance(100)
+        .allow('k', no(0, 500, 250))
+        .peek('k', no(0, 500, 250))
+        .advance(49)
+        .allow('k', no(0, 500, 250))
+        .advance(1)
+        .allow('k', ok(0, 750, 250))
+        .done(),
+    },
+    {
+      name: `${DRIFT_CALLS} calls on four limiters, a few milliseconds apart`,
+      tier: 'core',
+      trap: 'no-drift',
+      hint: {
+        wrong:
+          'A request that is due by the formula must be allowed, however the time was cut into steps. Keep every fraction of a token the bucket has earned: rounding the level down while moving the last-refill time to now throws a fraction away on every call. And whole-number rates still give fractions of a token in floating point, so a level that is exactly enough may be computed a hair short.',
+        slow: 'The largest core input: a few thousand calls, each of which should cost a few operations on two numbers.',
+      },
+      describe: `${DRIFT_KNOBS.map(([c, r]) => `TokenBucketLimiter(${c}, ${r}, clock)`).join(', ')} on one clock from 0, one key each; ${DRIFT_CALLS} calls in all: allow and peek at steps of 0 to 9 ms mostly, some of up to 2 s and a few of a minute or two, and refused clients coming back exactly at their retryAt, or a millisecond before it`,
+      fixtures: { clock: fakeClock(0) },
+      generate: irregularSteps(DRIFT_KNOBS, DRIFT_CALLS, 2024),
+    },
+    {
+      name: 'waiting until retryAt, and a millisecond less',
+      tier: 'core',
+      trap: 'retry-at-is-exact',
+      hint: 'retryAt is the first whole millisecond at which the bucket holds enough for this request: a client that waits until then must get in, and one that comes a millisecond earlier must not. Round up, from the exact level, and mind rounding errors that push a whole number just above itself.',
+      fixtures: { clock: fakeClock(1000) },
+      ...script()
+        .limiter(3, 3)
+        .allow('k', ok(2, 1334, 1000))
+        .allow('k', ok(1, 1667, 1000))
+        .allow('k', ok(0, 2000, 1000))
+        .allow('k', no(0, 2000, 1334))
+        .set(1333)
+        .allow('k', no(0, 2000, 1334))
+        .set(1334)
+        .allow('k', ok(0, 2334, 1334))
+        .allow('k', no(0, 2334, 1667))
+        .set(1666)
+        .peek('k', no(0, 2334, 1667))
+        .set(1667)
+        .allow('k', ok(0, 2667, 1667))
+        .done(),
+    },
+    {
+      name: 'resetAt is when the bucket is full again',
+      tier: 'core',
+      trap: 'reset-and-retry',
+      hint: 'resetAt is the first millisecond at which the bucket is full again (from then on the key answers like a new one), not when the next token comes. retryAt is now when allowed, and otherwise when this request would fit. Both are rounded up to a whole millisecond, from the exact level.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(3, 4)
+        .allow('k', ok(2, 250, 0))
+        .allow('k', ok(1, 500, 0))
+        .advance(43)
+        .allow('k', ok(0, 750, 43))
+        .allow('k', no(0, 750, 250))
+        .peek('k', no(0, 750, 250))
+        .set(250)
+        .allow('k', ok(0, 1000, 250))
+        .advance(500)
+        .peek('k', ok(1, 1250, 750))
+        .advance(250)
+        .peek('k', ok(2, 1250, 1000))
+        .advance(5000)
+        .peek('k', ok(2, 6250, 6000))
+        .done(),
+    },
+    {
+      name: 'two keys take turns',
+      tier: 'core',
+      trap: 'key-isolation',
+      hint: 'Every key has its own bucket: what one key spends never changes the answers for another.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1)
+        .allow('alice', ok(1, 1000, 0))
+        .allow('alice', ok(0, 2000, 0))
+        .allow('alice', no(0, 2000, 1000))
+        .advance(300)
+        .peek('bob', ok(1, 1300, 300))
+        .allow('bob', ok(1, 1300, 300))
+        .peek('alice', no(0, 2000, 1000))
+        .allow('bob', ok(0, 2300, 300))
+        .allow('bob', no(0, 2300, 1300))
+        .done(),
+    },
+    {
+      name: 'two limiters on one clock',
+      tier: 'core',
+      trap: 'instance-isolation',
+      hint: 'Each limiter must keep its own buckets. Is any of your state shared by every instance?',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(1, 1)
+        .limiter(2, 10)
+        .on(0)
+        .allow('k', ok(0, 1000, 0))
+        .on(1)
+        .allow('k', ok(1, 100, 0))
+        .allow('k', ok(0, 200, 0))
+        .on(0)
+        .allow('k', no(0, 1000, 1000))
+        .advance(500)
+        .on(1)
+        .allow('k', ok(1, 600, 500))
+        .on(0)
+        .allow('k', no(0, 1000, 1000))
+        .done(),
+    },
+    {
+      name: 'a clock far from today',
+      tier: 'core',
+      trap: 'injected-clock',
+      hint: 'The limiter is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
+      fixtures: { clock: fakeClock(7) },
+      ...script()
+        .limiter(2, 1)
+        .allow('k', ok(1, 1007, 7))
+        .advance(999)
+        .allow('k', ok(0, 2007, 1006))
+        .allow('k', no(0, 2007, 1007))
+        .advance(1)
+        .allow('k', ok(0, 3007, 1007))
+        .done(),
+    },
+    {
+      name: 'peek again and again',
+      tier: 'core',
+      trap: 'peek-is-pure',
+      hint: 'peek gives the answer allow would give at this instant (remaining and resetAt as if the request were taken) and then changes nothing: any number of peeks, then an allow, must look like the allow alone.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1)
+        .peek('k', ok(1, 1000, 0))
+        .peek('k', ok(1, 1000, 0))
+        .peek('k', ok(1, 1000, 0))
+        .allow('k', ok(1, 1000, 0))
+        .advance(10)
+        .peek('k', ok(0, 2000, 10))
+        .peek('k', ok(0, 2000, 10))
+        .allow('k', ok(0, 2000, 10))
+        .peek('k', no(0, 2000, 1000))
+        .allow('k', no(0, 2000, 1000))
+        .done(),
+    },
+    {
+      name: 'random calls against the reference',
+      tier: 'core',
+      trap: 'random-core',
+      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomCalls(false), numRuns: 40 },
+    },
+    {
+      name: 'requests of different costs',
+      tier: 'follow-up',
+      trap: 'weighted-cost',
+      hint: 'Follow-up: a request of cost c needs c tokens and, when allowed, takes c. Its retryAt is when c tokens will be there, not one.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(5, 2)
+        .allow('k', ok(3, 1000, 0), 2)
+        .allow('k', ok(0, 2500, 0), 3)
+        .advance(1000)
+        .allow('k', no(2, 2500, 1500), 3)
+        .peek('k', ok(0, 3500, 1000), 2)
+        .allow('k', ok(1, 3000, 1000), 1)
+        .peek('k', no(1, 3000, 3000), 5)
+        .done(),
+    },
+    {
+      name: 'a heavy request is refused and takes nothing',
+      tier: 'follow-up',
+      trap: 'denied-is-free',
+      hint: 'Follow-up: a refused request takes nothing, whatever its cost, and remaining still counts the whole tokens left (cost-1 requests that would pass now), even when they are too few for this one.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(4, 1)
+        .allow('k', ok(1, 3000, 0), 3)
+        .allow('k', no(1, 3000, 1000), 2)
+        .allow('k', no(1, 3000, 3000), 4)
+        .peek('k', no(1, 3000, 1000), 2)
+        .allow('k', ok(0, 4000, 0), 1)
+        .done(),
+    },
+    {
+      name: 'a request bigger than the bucket',
+      tier: 'follow-up',
+      trap: 'cost-over-capacity',
+      hint: 'Follow-up: a request that costs more than the capacity never fits, however long it waits. It is refused at once, takes nothing, and retryAt says never.',
+      fixtures: { clock: fakeClock(500) },
+      ...script()
+        .limiter(3, 1)
+        .allow('k', no(3, 500, Infinity), 4)
+        .allow('k', no(3, 500, Infinity), 1e15)
+        .peek('k', no(3, 500, Infinity), 2 ** 60)
+        .allow('k', ok(0, 3500, 500), 3)
+        .allow('k', no(0, 3500, Infinity), 4)
+        .advance(600)
+        .allow('k', no(0, 3500, Infinity), 1000)
+        .allow('k', no(0, 3500, 1500), 1)
+        .done(),
+    },
+    {
+      name: '0.769 tokens a second',
+      tier: 'follow-up',
+      trap: 'fractional-rate',
+      hint: 'Follow-up: the rate may be a decimal such as 0.769: a setting that is a rate, not a count. A token then takes 1300.39… ms, so retryAt and resetAt round up to 1301, 2601, …; and a request that is due by exact decimal arithmetic is allowed, rounding errors or not.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(5, 0.769)
+        .allow('k', ok(4, 1301, 0))
+        .allow('k', ok(3, 2601, 0))
+        .allow('k', ok(2, 3902, 0))
+        .allow('k', ok(1, 5202, 0))
+        .allow('k', ok(0, 6502, 0))
+        .allow('k', no(0, 6502, 1301))
+        .set(1300)
+        .allow('k', no(0, 6502, 1301))
+        .set(1301)
+        .allow('k', ok(0, 7803, 1301))
+        .set(10_000)
+        .peek('k', ok(4, 11_301, 10_000))
+        .done(),
+    },
+    {
+      name: 'decimal rates, and clients that come back at retryAt',
+      tier: 'follow-up',
+      trap: 'fractional-rate',
+      hint: 'Follow-up: with rates such as 0.1 or 1.3 tokens a second, floating point cannot hold a refill exactly, and a level that is exactly enough may come out a hair short. A request that is due by exact decimal arithmetic must be allowed: compare with a small tolerance (1e-9 × capacity is enough), and round retryAt and resetAt up from the exact level, not from its rounding error.',
+      describe: `${DECIMAL_KNOBS.map(([c, r]) => `TokenBucketLimiter(${c}, ${r}, clock)`).join(', ')} on one clock from 0, one key each; ${DECIMAL_CALLS} calls in all: allow and peek at irregular steps, and refused clients coming back exactly at their retryAt, or a millisecond before it`,
+      fixtures: { clock: fakeClock(0) },
+      generate: irregularSteps(DECIMAL_KNOBS, DECIMAL_CALLS, 769),
+    },
+    {
+      name: 'thirty days of rest',
+      tier: 'follow-up',
+      trap: 'long-idle',
+      hint: 'Follow-up: a month is about 2.6 · 10^9 ms, more than a 32-bit integer holds. The time elapsed, and the tokens it is worth, must be computed without overflow, and the bucket is then simply full.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(10, 2)
+        .allow('k', ok(0, 5000, 0), 10)
+        .set(2_592_000_000)
+        .peek('k', ok(9, 2_592_000_500, 2_592_000_000))
+        .allow('k', ok(0, 2_592_005_000, 2_592_000_000), 10)
+        .allow('k', no(0, 2_592_005_000, 2_592_000_500))
+        .done(),
+    },
+    {
+      name: 'the clock steps back',
+      tier: 'follow-up',
+      trap: 'clock-backwards',
+      hint: 'Follow-up: keep one high-water mark of the clock for the whole limiter, raised by every call (peek too). A reading below it acts as the mark: time that goes back takes no tokens away, and time that comes back again pays no tokens twice.',
+      fixtures: { clock: fakeClock(0) },
+      ...script()
+        .limiter(2, 1)
+        .allow('a', ok(1, 1000, 0))
+        .set(1500)
+        .allow('a', ok(1, 2500, 1500))
+        .allow('a', ok(0, 3500, 1500))
+        .set(900)
+        .allow('a', no(0, 3500, 2500))
+        .peek('b', ok(1, 2500, 1500))
+        .set(1600)
+        .allow('a', no(0, 3500, 2500))
+        .set(2500)
+        .allow('a', ok(0, 4500, 2500))
+        .set(1000)
+        .allow('a', no(0, 4500, 3500))
+        .set(2000)
+        .peek('a', no(0, 4500, 3500))
+        .allow('b', ok(1, 3500, 2500))
+        .set(3500)
+        .allow('a', ok(0, 5500, 3500))
+        .done(),
+    },
+    {
+      name: 'keys named like object properties',
+      tier: 'follow-up',
+      trap: 'prototype-keys',
+      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
+      fixtures: { clock: fakeClock(0) },
+      ...(() => {
+        const s = script().limiter(1, 1);
+        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+        for (const name of names) s.peek(name, ok(0, 1000, 0)).allow(name, ok(0, 1000, 0));
+        for (const name of names) s.allow(name, no(0, 1000, 1000));
+        return s.done();
+      })(),
+    },
+    {
+      name: 'settings and costs out of range',
+      tier: 'follow-up',
+      trap: 'bad-input',
+      hint: 'Follow-up: a capacity and a cost are positive whole numbers, and a rate is a positive finite number (a decimal is fine). Throw a RangeError for anything else (0, negative, fractional where it must be whole, NaN, Infinity), before anything changes.',
+      fixtures: { clock: fakeClock(0) },
+      ...(() => {
+        const s = script();
+        const bad: [number, number][] = [
+          [0, 1],
+          [-1, 1],
+          [2.5, 1],
+          [NaN, 1],
+          [Infinity, 1],
+          [2, 0],
+          [2, -1],
+          [2, NaN],
+          [2, Infinity],
+          [2, -Infinity],
+        ];
+        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
+        for (const [capacity, rate] of bad) s.limiter(capacity, rate, THROWS);
+        s.limiter(2, 0.5);
+        for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow('k', THROWS, cost);
+        for (const cost of [0, 0.25, NaN]) s.peek('k', THROWS, cost);
+        return s
+          .allow('k', ok(1, 2000, 0))
+          .allow('k', no(1, 2000, 2000), 2)
+          .allow('k', ok(0, 4000, 0), 1)
+          .done();
+      })(),
+    },
+    {
+      name: 'random calls with costs, keys, decimal rates and a clock that steps back',
+      tier: 'follow-up',
+      trap: 'random-follow-up',
+      hint: 'Follow-up: a random sequence with several keys, costs above 1 (some above the capacity), decimal rates and a clock that sometimes steps back disagrees with the reference.',
+      fixtures: { clock: fakeClock(0) },
+      property: { calls: randomCalls(true), numRuns: 40 },
+    },
+    {
+      name: '10^4 long keys refilled, traffic going on, one key still short',
+      tier: 'follow-up',
+      trap: 'idle-eviction',
+      hint: {
+        wrong:
+          'Follow-up: a key whose bucket is not full yet must keep its bucket, however long it has been quiet and however many other keys came since: dropping it early hands it free tokens. Drop a bucket only once it is full.',
+        memory:
+          'Follow-up: a full bucket answers exactly like no bucket at all, so once a key’s bucket is full again it can be forgotten, and a limiter that meets a great many keys must forget them, soon after each one is full (not after the longest refill any key could need). No timers: do the work a little at a time, on the calls that come anyway.',
+        slow: 'Follow-up: forgetting full buckets must cost little per call: a few steps on each call, not a pass over every key.',
+      },
+      describe: `TokenBucketLimiter(${EVICT_CAPACITY}, ${EVICT_RATE}, clock), the clock at ${EVICT_START}; allow("short", ${EVICT_CAPACITY}); allow on keys #0 … #${KEYS - 1} (${KEY_LENGTH} characters each), ${KEYS_PER_STEP} every ${STEP_MS} ms; 2 s later, ${FRESH} calls on new keys, three allows to a peek, the clock advancing ${STEP_MS} ms after each ${FRESH_PER_STEP}; peek("short", 2) after each ${SHORT_EVERY} calls on other keys; then 1 s later, "short" again`,
+      timeLimitMs: 4000,
+      retainedLimitMb: MEMORY_LIMIT_MB,
+      fixtures: { clock: fakeClock(EVICT_START) },
+      generate(emit) {
+        const model = new Exact(EVICT_CAPACITY, EVICT_RATE);
+        let now = EVICT_START;
+        emit({ method: CLASS, args: [EVICT_CAPACITY, EVICT_RATE, CLOCK], expected: null });
+        const short = (method: 'allow' | 'peek', cost: number): void => {
+          const answer = model.answer('short', cost, method === 'allow', now);
+          emit({ method, args: ['short', cost], expected: answer });
+        };
+        const drainedAt = now;
+        short('allow', EVICT_CAPACITY);
+        // Every call on a key not seen before gets a new key's answer at `now`: one object,
+        // changed in place when the clock moves.
+        const fresh = ok(EVICT_CAPACITY - 1, now + 1000 / EVICT_RATE, now);
+        const call = { method: 'allow', args: [''], expected: fresh as unknown };
+        const advance = { method: 'clock.advance', args: [0], expected: null };
+        const moved = (ms: number): void => {
+          now += ms;
+          advance.args[0] = ms;
+          emit(advance);
+          fresh.resetAt = now + 1000 / EVICT_RATE;
+          fresh.retryAt = now;
+        };
+        let others = 0;
+        const other = (method: 'allow' | 'peek', key: string): void => {
+          if (++others % SHORT_EVERY === 0) short('peek', 2);
+          call.method = method;
+          call.args[0] = key;
+          emit(call);
+        };
+        for (let i = 0; i < KEYS; i++) {
+          if (i > 0 && i % KEYS_PER_STEP === 0) moved(STEP_MS);
+          other('allow', longKey(i, OLD_FILLER));
+        }
+        moved(2000);
+        for (let j = 0; j < FRESH; j++) {
+          if (j > 0 && j % FRESH_PER_STEP === 0) moved(STEP_MS);
+          other(j % 4 === 3 ? 'peek' : 'allow', longKey(j, NEW_FILLER));
+        }
+        moved(1000);
+        const level = Math.floor(((now - drainedAt) * EVICT_RATE) / 1000);
+        short('peek', level + 1);
+        short('allow', level);
+        short('peek', 1);
+      },
+    },
+  ],
+});
