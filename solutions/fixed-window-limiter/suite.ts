@@ -206,19 +206,37 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
 }
 
 // The memory case: KEYS keys allowed once each, PER_WINDOW per window; then FRESH calls on new
-// keys, allow and peek in turn, FRESH_PER_WINDOW per window. Keys are 6-digit strings built from
-// cached halves.
-const KEYS = 200_000;
+// keys, allow and peek in turn, FRESH_PER_WINDOW per window; then the clock moves on a window and
+// one more peek finds the last of them over. Keys are long (KEY_LENGTH characters, about a bearer
+// token's length), so that a limiter which keeps every key it has seen keeps ~1 KB for each judged
+// call: 10^4 keys show it 10× over a limit of 1 MB, while the reference, which keeps only the
+// current window's keys, ends with none. (The issue asked for 10^6 keys; the case had 2·10^5 short
+// keys and cost the reference ~250 ms, more than the grade's budget of ~150 ms per problem. The
+// limit stays well above the ~0.3 MB the memory gauge has been seen to misread.)
+const KEYS = 10_000;
 const PER_WINDOW = 1000;
-const FRESH = 20_000;
+const FRESH = 1000;
 const FRESH_PER_WINDOW = 100;
 const MEMORY_LIMIT = 5;
 const MEMORY_WINDOW = 1000;
 /** Mid-window, so that windows counted from a request, not from the clock's zero, show at once. */
 const MEMORY_START = 250;
-const HALVES = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0'));
-const keyNumber = (j: number): string =>
-  (HALVES[(j / 1000) | 0] as string) + (HALVES[j % 1000] as string);
+const KEY_LENGTH = 1000;
+/** No digits in them, so that no two keys can be equal. */
+const OLD_FILLER = 'GET /orders?tenant=acme&token=';
+const NEW_FILLER = 'POST /carts?tenant=acme&token=';
+
+/**
+ * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
+ * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
+ * alone shares most of it with the other keys, and a limiter that keeps every key would look far
+ * smaller than it is.
+ */
+function longKey(j: number, filler: string): string {
+  const key = String(j).padStart(KEY_LENGTH, filler);
+  key.charCodeAt(0);
+  return key;
+}
 
 export default defineSuite({
   reference: FixedWindowLimiter,
@@ -449,7 +467,9 @@ export default defineSuite({
       trap: 'random-core',
       hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
       fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false) },
+      // 40 runs (the default is 100) keep it cheap: with the judge's fixed seed, every known-wrong
+      // file it fails at all fails by run 33 but module-map.ts, which another case catches.
+      property: { calls: randomCalls(false), numRuns: 40 },
     },
     {
       name: 'requests of different costs',
@@ -597,10 +617,12 @@ export default defineSuite({
       trap: 'random-follow-up',
       hint: 'Follow-up: a random sequence with several keys, costs above 1 (some above the limit) and a clock that sometimes steps back disagrees with the reference.',
       fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(true) },
+      // 40 runs: with the judge's fixed seed, every known-wrong file it fails at all fails by run 10
+      // but module-map.ts, which another case catches.
+      property: { calls: randomCalls(true), numRuns: 40 },
     },
     {
-      name: '2·10^5 keys in finished windows, then fresh traffic',
+      name: '10^4 long keys in finished windows, then fresh traffic',
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
@@ -608,9 +630,9 @@ export default defineSuite({
           'Follow-up: once a window is over, every count in it is over too: a key with nothing in the current window answers like a key never seen. Keep only what the current window needs, and let the rest go cheaply.',
         slow: 'Follow-up: once a window is over, every count in it is over too: a key with nothing in the current window answers like a key never seen. Keep only what the current window needs, and let the rest go cheaply.',
       },
-      describe: `FixedWindowLimiter(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock), the clock at ${MEMORY_START}; allow on keys #0 … #${KEYS - 1} (6 digits), ${PER_WINDOW} in each window (the clock advancing ${MEMORY_WINDOW} ms after each ${PER_WINDOW}); then ${FRESH} calls on new keys, allow and peek in turn, ${FRESH_PER_WINDOW} in each later window`,
+      describe: `FixedWindowLimiter(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock), the clock at ${MEMORY_START}; allow on keys #0 … #${KEYS - 1} (${KEY_LENGTH} characters each), ${PER_WINDOW} in each window (the clock advancing ${MEMORY_WINDOW} ms after each ${PER_WINDOW}); then ${FRESH} calls on new keys, allow and peek in turn, ${FRESH_PER_WINDOW} in each later window; then a window later, one peek on a new key`,
       timeLimitMs: 4000,
-      retainedLimitMb: 2,
+      retainedLimitMb: 1,
       fixtures: { clock: fakeClock(MEMORY_START) },
       generate(emit) {
         emit({ method: CLASS, args: [MEMORY_LIMIT, MEMORY_WINDOW, CLOCK], expected: null });
@@ -627,15 +649,20 @@ export default defineSuite({
         };
         for (let i = 0; i < KEYS; i++) {
           if (i > 0 && i % PER_WINDOW === 0) nextWindow();
-          call.args[0] = keyNumber(i);
+          call.args[0] = longKey(i, OLD_FILLER);
           emit(call);
         }
         for (let j = 0; j < FRESH; j++) {
           if (j % FRESH_PER_WINDOW === 0) nextWindow();
           call.method = j % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = `n${keyNumber(j)}`;
+          call.args[0] = longKey(j, NEW_FILLER);
           emit(call);
         }
+        // Traffic stops; a window later, one peek: nothing of the keys before needs to stay.
+        nextWindow();
+        call.method = 'peek';
+        call.args[0] = longKey(FRESH, NEW_FILLER);
+        emit(call);
       },
     },
   ],

@@ -205,12 +205,36 @@ function costs(followUp: boolean): fc.Arbitrary<number | undefined> {
   );
 }
 
-/** The bounded-memory case: its sizes, and the answer a key never seen gets at time `now`. */
+/**
+ * The bounded-memory case: its sizes, and the answer a key never seen gets at time `now`. Keys are
+ * long (KEY_LENGTH characters, about a bearer token's length), so that a limiter which keeps every
+ * key it has seen keeps ~1 KB for each judged call: 10^4 keys show it 10× over a limit of 1 MB,
+ * while the reference, which keeps the keys of the current and the previous window, ends with none.
+ * (The issue asked for 10^6 keys; the case had 2·10^5 short keys and cost the reference ~250 ms,
+ * more than the grade's budget of ~150 ms per problem. The limit stays well above the ~0.3 MB the
+ * memory gauge has been seen to misread.)
+ */
 const LIMIT = 10;
 const WINDOW = 1000;
-const FIRST_KEYS = 200_000;
+const FIRST_KEYS = 10_000;
 const KEYS_PER_WINDOW = 1000;
-const LATER_CALLS = 20_000;
+const LATER_CALLS = 1000;
+const KEY_LENGTH = 1000;
+/** No digits in them, so that no two keys can be equal. */
+const FIRST_FILLER = 'GET /orders?tenant=acme&token=';
+const LATER_FILLER = 'POST /carts?tenant=acme&token=';
+
+/**
+ * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
+ * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
+ * alone shares most of it with the other keys, and a limiter that keeps every key would look far
+ * smaller than it is.
+ */
+function longKey(j: number, filler: string): string {
+  const key = String(j).padStart(KEY_LENGTH, filler);
+  key.charCodeAt(0);
+  return key;
+}
 const fresh = (now: number): RateLimitResult =>
   ok(LIMIT - 1, (Math.floor(now / WINDOW) + 1) * WINDOW + 1, now);
 
@@ -461,7 +485,9 @@ export default defineSuite({
       trap: 'random-core',
       hint: 'A short random sequence of requests on one key, the clock moving forward, disagrees with the reference; the counterexample shows the smallest one found.',
       fixtures: { clock: fakeClock(0) },
-      property: { calls: randomScripts(false) },
+      // 30 runs (the default is 100) keep it cheap: with the judge's fixed seed, every known-wrong
+      // file it fails at all fails by run 22 (edge-in-old-window.ts, whose trap this is, by run 2).
+      property: { calls: randomScripts(false), numRuns: 30 },
     },
     {
       name: 'requests costing more than 1',
@@ -561,10 +587,12 @@ export default defineSuite({
       trap: 'random-follow-up',
       hint: 'Follow-up: a random sequence with several keys, costs up to past the limit and a clock that sometimes steps back disagrees with the reference.',
       fixtures: { clock: fakeClock(0) },
-      property: { calls: randomScripts(true) },
+      // 60 runs: with the judge's fixed seed, every known-wrong file it fails at all fails by run 38
+      // (retry-ignores-cost.ts, whose trap this is, by run 35).
+      property: { calls: randomScripts(true), numRuns: 60 },
     },
     {
-      name: `${FIRST_KEYS} keys once each, then ${LATER_CALLS} calls on new keys`,
+      name: `${FIRST_KEYS} long keys once each, then ${LATER_CALLS} calls on new keys`,
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
@@ -572,9 +600,9 @@ export default defineSuite({
           'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
         slow: 'Follow-up: a key that answers like a key never seen needs no state at all. Most keys here are never seen again: what the limiter holds should follow the keys active lately, and dropping the rest must not cost a sweep over everything on every call.',
       },
-      describe: `limit ${LIMIT}, window ${WINDOW} ms, clock at 0: allow("k<i>") for i < ${FIRST_KEYS}, the clock advancing a window every ${KEYS_PER_WINDOW} keys; advance 2 windows; then allow("n<i>") for even i and peek("n<i>") for odd i, i < ${LATER_CALLS}, the clock advancing a window every 100 calls`,
-      timeLimitMs: 5000,
-      retainedLimitMb: 2,
+      describe: `limit ${LIMIT}, window ${WINDOW} ms, clock at 0: allow(k<i>) for i < ${FIRST_KEYS}, the clock advancing a window every ${KEYS_PER_WINDOW} keys; advance 2 windows; then allow(n<i>) for even i and peek(n<i>) for odd i, i < ${LATER_CALLS}, the clock advancing a window every 100 calls; advance 2 windows, then peek(n<${LATER_CALLS}>); keys k<i> and n<i> are ${KEY_LENGTH} characters each`,
+      timeLimitMs: 4000,
+      retainedLimitMb: 1,
       fixtures: { clock: fakeClock(0) },
       generate(emit) {
         emit({ method: CLASS, args: [LIMIT, WINDOW, fixture('clock')], expected: null });
@@ -588,7 +616,7 @@ export default defineSuite({
             call.expected = fresh(now);
             emit(advance);
           }
-          call.args[0] = `k${i}`;
+          call.args[0] = longKey(i, FIRST_FILLER);
           emit(call);
         }
         // Past every resetAt: the last keys reset 1 ms into the next window.
@@ -601,9 +629,16 @@ export default defineSuite({
             emit(advance);
           }
           call.method = i % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = `n${i}`;
+          call.args[0] = longKey(i, LATER_FILLER);
           emit(call);
         }
+        // Traffic stops; two windows later, one peek: nothing of the keys before needs to stay.
+        now += 2 * WINDOW;
+        emit({ method: 'clock.advance', args: [2 * WINDOW], expected: null });
+        call.method = 'peek';
+        call.args[0] = longKey(LATER_CALLS, LATER_FILLER);
+        call.expected = fresh(now);
+        emit(call);
       },
     },
   ],

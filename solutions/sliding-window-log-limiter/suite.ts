@@ -153,25 +153,55 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     });
 }
 
-// scale: one key, limit 3·10^5, window 15 000 ms, twenty allows a millisecond, each allowed (the
-// twenty that leave are the twenty that arrived a window ago): from the 15 000-th millisecond on,
-// the log holds all 3·10^5 entries and every allow ages one out. Every tenth millisecond ends with
-// a peek, denied once the log is full. About 10^6 calls in all. (With 10^5 entries, an Array.shift
-// log took only 15-40 times the reference's time in the judge, too little for a limit 10× away from
-// both; 3·10^5 entries triple its cost per call and leave the reference's unchanged.)
-const SCALE_LIMIT = 300_000;
-const SCALE_PER_MS = 20;
-const SCALE_WINDOW = SCALE_LIMIT / SCALE_PER_MS;
-const SCALE_PEEK_EVERY_MS = 10;
-const SCALE_MS = 47_400;
+// scale: one key, window 1000 ms. First SCALE_REQUESTS requests of cost SCALE_COST, one a
+// millisecond, fill the window to its limit (5·10^5 units) and one more is denied. Then, at each of
+// the next SCALE_REQUESTS milliseconds from t = 1000 on, the oldest heavy request ages out (its
+// SCALE_COST units at once) and SCALE_ALLOWS allows of cost 1 follow, then a peek of one unit more
+// than remaining, denied. About 2200 calls in all. A log of one entry per unit (the simplest way to
+// take costs) is fine when it drops the oldest entry in O(1); one that shift()s (O(n) per call on an
+// array above ~11 000 elements) or filter()s its 5·10^5 entries on every call pays per unit in the
+// window, hundreds of times what the reference pays per call. (The issue asked for 10^6 calls with
+// 3·10^5 entries; that cost the reference ~1 s, against the grade's budget of ~150 ms per problem,
+// and left it only 3.4× under its limit.) A log of one entry per request that shift()s is not
+// caught: shift() costs more than O(1) only past ~11 000 requests in the window, which takes as
+// many judged calls.
+const SCALE_REQUESTS = 50;
+const SCALE_COST = 10_000;
+const SCALE_LIMIT = SCALE_REQUESTS * SCALE_COST;
+const SCALE_WINDOW = 1000;
+const SCALE_ALLOWS = 40;
 
-// bounded-memory: 2·10^5 keys, ten a millisecond, one allow each; then the clock passes every key's
-// resetAt; then 2·10^4 calls on new keys, ten a millisecond: allow a key, peek a key never seen.
+// bounded-memory: 8000 keys, ten a millisecond, one allow each; then the clock passes every key's
+// resetAt; then 1000 calls on new keys, ten a millisecond: allow a key, peek a key never seen; then
+// the clock passes the window again and 100 peeks at keys never seen give the clean-up its turns.
+// Keys are long (KEY_LENGTH characters, about a bearer token's length), so that a limiter which
+// keeps every key it has seen keeps ~1.3 KB for each judged call and ends 10× over a limit of 1 MB,
+// while the reference ends with none. (The issue asked for 10^6 keys; the case had 2·10^5 short
+// keys and cost the reference ~300 ms, more than the grade's budget of ~150 ms per problem. The
+// limit stays well above the ~0.3 MB the memory gauge has been seen to misread.)
 const MEMORY_LIMIT = 2;
-const MEMORY_WINDOW = 50;
-const MEMORY_OLD_KEYS = 200_000;
-const MEMORY_NEW_CALLS = 20_000;
+const MEMORY_WINDOW = 10;
+const MEMORY_OLD_KEYS = 8000;
+const MEMORY_NEW_CALLS = 1000;
+const MEMORY_LAST_PEEKS = 100;
 const MEMORY_PER_MS = 10;
+const KEY_LENGTH = 1000;
+/** No digits in them, so that no two keys can be equal. */
+const OLD_FILLER = 'GET /orders?tenant=acme&token=';
+const NEW_FILLER = 'POST /carts?tenant=acme&token=';
+const PEEK_FILLER = 'HEAD /carts?tenant=acme&token=';
+
+/**
+ * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
+ * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
+ * alone shares most of it with the other keys, and a limiter that keeps every key would look far
+ * smaller than it is.
+ */
+function longKey(j: number, filler: string): string {
+  const key = String(j).padStart(KEY_LENGTH, filler);
+  key.charCodeAt(0);
+  return key;
+}
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
@@ -450,7 +480,9 @@ export default defineSuite({
       trap: 'random-core',
       hint: 'A short random sequence of allows, peeks and clock moves disagrees with the reference; the counterexample shows the smallest one found.',
       fixtures: { clock: fakeClock(RANDOM_START) },
-      property: { calls: randomCalls(false) },
+      // 25 runs (the default is 100) keep it cheap: with the judge's fixed seed, every known-wrong
+      // file it fails at all fails by run 8 (forgets-by-oldest.ts, whose trap this is, by run 5).
+      property: { calls: randomCalls(false), numRuns: 25 },
     },
     {
       name: 'costs above 1',
@@ -587,48 +619,66 @@ export default defineSuite({
       trap: 'random-follow-up',
       hint: 'Follow-up: a random sequence with costs, several keys, two limiters and a clock that sometimes steps back disagrees with the reference.',
       fixtures: { clock: fakeClock(RANDOM_START) },
-      property: { calls: randomCalls(true) },
+      // 30 runs: with the judge's fixed seed, retry-waits-for-cost.ts, whose trap this is, fails by
+      // run 10; the few files it finds later than run 30 are caught by cases of their own.
+      property: { calls: randomCalls(true), numRuns: 30 },
     },
     {
-      name: '10^6 calls on one key, 3·10^5 entries in the window',
+      name: '5·10^5 units from 50 heavy requests, aged out while 2000 calls go by',
       tier: 'follow-up',
       trap: 'scale',
       hint: {
-        slow: 'Follow-up: a busy key keeps hundreds of thousands of entries in its log, and every request ages one out. Removing the oldest entry must cost O(1), whatever the log length; some built-in array methods do not, and neither does rebuilding the log on every call.',
+        slow: 'Follow-up: a few heavy requests fill one key’s window with hundreds of thousands of units, and then they age out while calls keep coming. What a call costs must not grow with the units in the window: removing the oldest entry must cost O(1) however long the log is (some built-in array methods do not), and no call may rebuild the log.',
       },
-      needs: ['same-instant'],
-      describe: `${CLASS}(${SCALE_LIMIT}, ${SCALE_WINDOW}, clock), clock at 0; for each ms t = 0 … ${SCALE_MS - 1}: ${SCALE_PER_MS} × allow("k"), a peek("k") every ${SCALE_PEEK_EVERY_MS} ms, clock.advance(1)`,
-      timeLimitMs: 4000,
+      // Costs above 1, several entries in one millisecond, and a denial that leaves room.
+      needs: ['cost-spans-entries', 'same-instant', 'literal-remaining'],
+      describe: `${CLASS}(${SCALE_LIMIT}, ${SCALE_WINDOW}, clock), clock at 0; allow("k", ${SCALE_COST}) at t = 0 … ${SCALE_REQUESTS - 1}, then allow("k"), denied; then at each t = ${SCALE_WINDOW} … ${SCALE_WINDOW + SCALE_REQUESTS - 1}: ${SCALE_ALLOWS} × allow("k"), then peek("k", remaining + 1)`,
+      timeLimitMs: 1500,
       fixtures: { clock: fakeClock(0) },
       generate(emit) {
         emit({ method: CLASS, args: [SCALE_LIMIT, SCALE_WINDOW, CLOCK], expected: null });
         // One call object for each method, changed in place (the judge copies what it keeps); the
         // expected answers are fresh objects, since a kept call shows its own.
+        const heavy: Call = { method: 'allow', args: ['k', SCALE_COST], expected: null };
         const allowK: Call = { method: 'allow', args: ['k'], expected: null };
-        const peekK: Call = { method: 'peek', args: ['k'], expected: null };
-        const advance: Call = { method: 'clock.advance', args: [1], expected: null };
-        for (let t = 0; t < SCALE_MS; t++) {
-          // Entries in the window before this millisecond's allows.
-          const before = SCALE_PER_MS * Math.min(t, SCALE_WINDOW - 1);
-          for (let j = 1; j <= SCALE_PER_MS; j++) {
-            allowK.expected = yes(SCALE_LIMIT - before - j, t + SCALE_WINDOW, t);
+        const peekK: Call = { method: 'peek', args: ['k', 1], expected: null };
+        const tick: Call = { method: 'clock.advance', args: [1], expected: null };
+        // Heavy request i at t = i: the window fills up.
+        for (let i = 0; i < SCALE_REQUESTS; i++) {
+          if (i > 0) emit(tick);
+          heavy.expected = yes(SCALE_LIMIT - (i + 1) * SCALE_COST, i + SCALE_WINDOW, i);
+          emit(heavy);
+        }
+        // Full: the oldest unit is heavy request 0's, which leaves at t = W.
+        const last = SCALE_REQUESTS - 1;
+        allowK.expected = no(0, last + SCALE_WINDOW, SCALE_WINDOW);
+        emit(allowK);
+        emit({ method: 'clock.advance', args: [SCALE_WINDOW - last], expected: null });
+        // At t = W + a - 1, heavy requests 0 … a - 1 have aged out: room for a heavy costs, less
+        // the cost-1 allows since t = W.
+        for (let a = 1; a <= SCALE_REQUESTS; a++) {
+          const t = SCALE_WINDOW + a - 1;
+          if (a > 1) emit(tick);
+          let room = a * SCALE_COST - (a - 1) * SCALE_ALLOWS;
+          for (let s = 0; s < SCALE_ALLOWS; s++) {
+            room -= 1;
+            allowK.expected = yes(room, t + SCALE_WINDOW, t);
             emit(allowK);
           }
-          if (t % SCALE_PEEK_EVERY_MS === SCALE_PEEK_EVERY_MS - 1) {
-            const used = before + SCALE_PER_MS;
-            peekK.expected =
-              used < SCALE_LIMIT
-                ? yes(SCALE_LIMIT - used - 1, t + SCALE_WINDOW, t)
-                : // Full: the oldest entries in the window were accepted at t - window + 1.
-                  no(0, t + SCALE_WINDOW, t + 1);
-            emit(peekK);
-          }
-          emit(advance);
+          // One unit more than is left waits for the oldest unit to leave: the next heavy
+          // request's, or once they have all gone, the first cost-1 allow's (at t = W).
+          peekK.args[1] = room + 1;
+          peekK.expected = no(
+            room,
+            t + SCALE_WINDOW,
+            a < SCALE_REQUESTS ? a + SCALE_WINDOW : 2 * SCALE_WINDOW,
+          );
+          emit(peekK);
         }
       },
     },
     {
-      name: '2·10^5 keys, then 2·10^4 calls on new keys',
+      name: '8000 long keys, then 1100 calls on new keys',
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
@@ -636,9 +686,9 @@ export default defineSuite({
           'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
         slow: 'Follow-up: a key whose whole log has aged out answers like a key never seen, so nothing of it needs to stay. A limiter that runs for days must forget such keys, and not only when they come back.',
       },
-      describe: `${CLASS}(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock); allow("u0") … allow("u${MEMORY_OLD_KEYS - 1}"), ${MEMORY_PER_MS} a ms; clock.advance(${MEMORY_WINDOW}); then allow("v<i>"), peek("w<i>") for i < ${MEMORY_NEW_CALLS / 2}, ${MEMORY_PER_MS} calls a ms`,
-      timeLimitMs: 6000,
-      retainedLimitMb: 2,
+      describe: `${CLASS}(${MEMORY_LIMIT}, ${MEMORY_WINDOW}, clock); allow(u0) … allow(u${MEMORY_OLD_KEYS - 1}), ${MEMORY_PER_MS} a ms; clock.advance(${MEMORY_WINDOW}); then allow(v<i>), peek(w<i>) for i < ${MEMORY_NEW_CALLS / 2}, ${MEMORY_PER_MS} calls a ms; clock.advance(${MEMORY_WINDOW}); then ${MEMORY_LAST_PEEKS} × peek(w<i>) on new keys; keys u<i>, v<i> and w<i> are ${KEY_LENGTH} characters each`,
+      timeLimitMs: 4000,
+      retainedLimitMb: 1,
       fixtures: { clock: fakeClock(0) },
       generate(emit) {
         emit({ method: CLASS, args: [MEMORY_LIMIT, MEMORY_WINDOW, CLOCK], expected: null });
@@ -651,7 +701,7 @@ export default defineSuite({
             emit(tick);
             t += 1;
           }
-          call.args[0] = `u${i}`;
+          call.args[0] = longKey(i, OLD_FILLER);
           call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
@@ -664,7 +714,16 @@ export default defineSuite({
           }
           // Even calls allow a new key; odd ones peek at a key never seen, which must leave nothing.
           call.method = i % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = i % 2 === 0 ? `v${i}` : `w${i}`;
+          call.args[0] = longKey(i, i % 2 === 0 ? NEW_FILLER : PEEK_FILLER);
+          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          emit(call);
+        }
+        // Traffic stops; a window later, peeks at keys never seen, in the same millisecond.
+        emit({ method: 'clock.advance', args: [MEMORY_WINDOW], expected: null });
+        t += MEMORY_WINDOW;
+        call.method = 'peek';
+        for (let i = 0; i < MEMORY_LAST_PEEKS; i++) {
+          call.args[0] = longKey(MEMORY_NEW_CALLS + i, PEEK_FILLER);
           call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }

@@ -374,7 +374,7 @@ describe('the hidden suite against the brute-force model', () => {
           });
         }
       });
-      expect(calls).toBeGreaterThan(200_000);
+      expect(calls).toBeGreaterThan(10_000);
     });
   }
 });
