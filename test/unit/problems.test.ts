@@ -41,8 +41,9 @@ describe('loadProblems', () => {
       'sliding-window-counter-limiter',
       'token-bucket-limiter',
       'gcra-limiter',
+      'rate-limit-gateway',
     ]);
-    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]);
+    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]);
   });
 
   test('splits the folder name into number and slug, and knows where each file lives', () => {

@@ -208,6 +208,27 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     }
     return value;
   };
+  // `fixture(name)` anywhere inside an object argument, or inside a fixture's own arguments (a
+  // limiter on the case's clock, a spy around that limiter), stands for that fixture's handle. Only
+  // fixtures made before are there: a case's fixtures are made in the order it lists them.
+  const revive = (key: string, value: unknown): unknown => {
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      !isArray(value) &&
+      hasOwn(value, '$fixture') &&
+      keysOf(value).length === 1
+    ) {
+      const name = (value as { $fixture: unknown }).$fixture;
+      if (typeof name === 'string') {
+        const made = fixtures[name];
+        if (made === undefined)
+          throw new BaseError(`no fixture ${name} yet: a case makes its fixtures in order`);
+        return made.handle;
+      }
+    }
+    return untag(key, value);
+  };
   const primitive = (value: unknown): boolean =>
     value === null || (typeof value !== 'object' && typeof value !== 'function');
 
@@ -315,7 +336,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
         kind === 'f'
           ? fixtures[arg as string]?.handle
           : kind === 'j'
-            ? parse(arg as string, untag)
+            ? parse(arg as string, revive)
             : arg,
       );
     }
@@ -354,7 +375,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     makeFixture(name, key, argsJson) {
       try {
-        const made = apply(factories[key] as () => unknown, undefined, parse(argsJson, untag));
+        const made = apply(factories[key] as () => unknown, undefined, parse(argsJson, revive));
         fixtures[name] = made as (typeof fixtures)[string];
         return 0;
       } catch (error) {

@@ -1,7 +1,7 @@
 // How the judge reaches a class it drives: the learner's, sealed in a realm of its own, or the
 // reference, run directly. Drive code sees only this interface, so it treats both alike and never
 // holds a learner object itself.
-import type { AnyClass, FixtureSpec } from '../../suite.ts';
+import { isFixtureRef, type AnyClass, type FixtureSpec } from '../../suite.ts';
 
 /** What a learner's exception is reduced to before it leaves their realm: text only. */
 export interface LearnerError {
@@ -47,8 +47,43 @@ export interface Port {
 export const NOT_CONSTRUCTED = (className: string, method: string): string =>
   `the suite called ${method} before constructing ${className}`;
 
-/** Builds a fixture from its spec in this realm: used beside the reference. */
-export function makeFixture(spec: FixtureSpec): {
+/**
+ * A copy of `value` in which every `fixture(name)`, at any depth of plain arrays and objects, is that
+ * fixture's handle (as the learner's realm rebuilds such arguments: see `revive` in inside-realm.ts).
+ * Values without one come back as they are, uncopied.
+ */
+export function withHandles(value: unknown, handleOf: (name: string) => unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isFixtureRef(value) && Object.keys(value).length === 1) return handleOf(value.$fixture);
+  if (Array.isArray(value)) {
+    const items = value.map((item) => withHandles(item, handleOf));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const made = withHandles(item, handleOf);
+    if (made !== item) copy ??= { ...value };
+    // defineProperty, not `=`: a key named `__proto__` stays an own field, as JSON.parse makes it.
+    if (copy)
+      Object.defineProperty(copy, key, {
+        value: made,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  return copy ?? value;
+}
+
+/**
+ * Builds a fixture from its spec in this realm: used beside the reference. Its arguments may name
+ * fixtures made before it (`made`), which it then receives as their handles.
+ */
+export function makeFixture(
+  spec: FixtureSpec,
+  made: ReadonlyMap<string, { handle: unknown }> = new Map(),
+): {
   handle: unknown;
   control: Record<string, (...args: unknown[]) => unknown>;
   status?: () => string;
@@ -59,7 +94,13 @@ export function makeFixture(spec: FixtureSpec): {
     factory = new Function(`var __name = (fn) => fn; return (${spec.source});`)() as Factory;
     factories.set(spec.source, factory);
   }
-  return factory(...(spec.args ?? [])) as ReturnType<typeof makeFixture>;
+  const args = withHandles(spec.args ?? [], (name) => {
+    const earlier = made.get(name);
+    if (earlier === undefined)
+      throw new Error(`no fixture ${name} yet: a case makes its fixtures in order`);
+    return earlier.handle;
+  }) as unknown[];
+  return factory(...args) as ReturnType<typeof makeFixture>;
 }
 
 type Factory = (...args: unknown[]) => unknown;
@@ -77,12 +118,9 @@ function describeError(error: unknown): LearnerError {
 export function directPort(cls: AnyClass): Port {
   let instances: object[] = [];
   let fixtures = new Map<string, ReturnType<typeof makeFixture>>();
+  const handleOf = (name: string): unknown => fixtures.get(name)?.handle;
   const resolve = (args: readonly unknown[]): unknown[] =>
-    args.map((arg) =>
-      typeof arg === 'object' && arg !== null && '$fixture' in arg
-        ? fixtures.get(String((arg as { $fixture: unknown }).$fixture))?.handle
-        : arg,
-    );
+    args.map((arg) => withHandles(arg, handleOf));
   const attempt = (run: () => unknown): Reply => {
     try {
       return { ok: true, value: run() };
@@ -93,7 +131,11 @@ export function directPort(cls: AnyClass): Port {
   return {
     reset(specs) {
       instances = [];
-      fixtures = new Map(Object.entries(specs ?? {}).map(([name, s]) => [name, makeFixture(s)]));
+      fixtures = new Map();
+      // In the order listed: a fixture may be handed the ones before it.
+      for (const [name, spec] of Object.entries(specs ?? {})) {
+        fixtures.set(name, makeFixture(spec, fixtures));
+      }
     },
     construct(target, args) {
       return attempt(() => {
