@@ -66,7 +66,7 @@ describe('resolveProblem', () => {
         'Unknown problem "93". Did you mean 933 (number-of-recent-calls)? ' +
           'Known problems: 933, 362, 346, 359, 1352, token-bucket, fixed-window-limiter, ' +
           'sliding-window-log-limiter, sliding-window-counter-limiter, token-bucket-limiter, ' +
-          'gcra-limiter, rate-limit-gateway.',
+          'leaky-bucket-queue, gcra-limiter, rate-limit-gateway.',
       ),
     );
   });

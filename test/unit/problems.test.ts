@@ -40,10 +40,11 @@ describe('loadProblems', () => {
       'sliding-window-log-limiter',
       'sliding-window-counter-limiter',
       'token-bucket-limiter',
+      'leaky-bucket-queue',
       'gcra-limiter',
       'rate-limit-gateway',
     ]);
-    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]);
+    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 
   test('splits the folder name into number and slug, and knows where each file lives', () => {

@@ -1,0 +1,69 @@
+// Keeps the queues at module level, so every instance shares them: two queues on one clock
+// delay and refuse each other's requests.
+import type { Clock, RateLimitResult } from '../../../problems/rate-limiter-contract.ts';
+
+export type QueueResult = RateLimitResult & { startAt: number };
+
+export const expectation = { verdict: 'wrong-answer', trap: 'instance-isolation' };
+
+interface Chain {
+  anchor: number;
+  count: number;
+}
+
+const chains = new Map<string, Chain>();
+
+export class LeakyBucketQueue {
+  private mark = -Infinity;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly rate: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(capacity) || capacity <= 0) throw new RangeError('bad capacity');
+    if (!Number.isFinite(rate) || rate <= 0) throw new RangeError('bad leakPerSecond');
+  }
+
+  submit(key: string): QueueResult {
+    const now = Math.max(this.mark, this.clock.now());
+    this.mark = now;
+    let chain = chains.get(key);
+    if (chain === undefined || this.at(chain, chain.count) <= now) {
+      chain = { anchor: now, count: 1 };
+      chains.set(key, chain);
+      return {
+        allowed: true,
+        remaining: this.capacity,
+        resetAt: Math.ceil(this.at(chain, 1)),
+        retryAt: now,
+        startAt: now,
+      };
+    }
+    const startAt = this.at(chain, chain.count);
+    const ahead = this.at(chain, chain.count - this.capacity);
+    if (ahead > now) {
+      return {
+        allowed: false,
+        remaining: 0,
+        resetAt: Math.ceil(startAt),
+        retryAt: Math.ceil(ahead),
+        startAt,
+      };
+    }
+    chain.count += 1;
+    let waiting = 0;
+    for (let j = chain.count - 1; j >= 0 && this.at(chain, j) > now; j--) waiting += 1;
+    return {
+      allowed: true,
+      remaining: this.capacity - waiting,
+      resetAt: Math.ceil(this.at(chain, chain.count)),
+      retryAt: now,
+      startAt,
+    };
+  }
+
+  private at(chain: Chain, j: number): number {
+    return chain.anchor + (j * 1000) / this.rate;
+  }
+}
