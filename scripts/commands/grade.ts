@@ -23,7 +23,6 @@ import {
 } from '../../harness/terminal/report.ts';
 import { fitCell } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, UsageError, type IO } from '../lib/cli.ts';
-import { longestFirst, rememberDurations } from '../lib/durations.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
 function tableRow(cells: string[], widths: number[]): string {
@@ -145,17 +144,9 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   const checks = chosen.map((problem) =>
     typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
   );
-  // Longest first (by the last grade's times), so that no lane is left judging alone at the end.
-  const order = longestFirst(chosen.map((problem) => problem.dir));
-  const inOrder = await mapConcurrent(order, lanes, (index, lane) => {
-    const problem = chosen[index] as Problem;
-    return judge({ problem, solutionFile: fileOf(problem), slot: slots[lane], typeCheck: false });
-  }).finally(() => slots.forEach(releaseSlot));
-  const judged: ProblemReport[] = new Array<ProblemReport>(chosen.length);
-  order.forEach((index, i) => {
-    judged[index] = inOrder[i] as ProblemReport;
-  });
-  rememberDurations(Object.fromEntries(judged.map((report) => [report.dir, report.ms])));
+  const judged = await mapConcurrent(chosen, lanes, (problem, lane) =>
+    judge({ problem, solutionFile: fileOf(problem), slot: slots[lane], typeCheck: false }),
+  ).finally(() => slots.forEach(releaseSlot));
   const typeErrors = await Promise.all(checks);
   const reports = judged.map((report, i) => {
     const errors = typeErrors[i];
