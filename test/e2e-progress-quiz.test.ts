@@ -189,8 +189,8 @@ describe('npm run progress', () => {
   test('the summary and one line per problem, within 80 columns', () => {
     const { code, stdout } = npm(['progress']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Solved 0\/9 · follow-ups passed 0\/0$/m);
-    expect(stdout).toMatch(/^Quizzes: 1\/9 taken · best scores (\d+)\/\1 · latest \1$/m);
+    expect(stdout).toMatch(/^Solved 0\/13 · follow-ups passed 0\/0$/m);
+    expect(stdout).toMatch(/^Quizzes: 1\/13 taken · best scores (\d+)\/\1 · latest \1$/m);
     expect(stdout).toMatch(/^First activity \d{4}-\d\d-\d\d \d\d:\d\d UTC · last /m);
     expect(stdout).toMatch(/^933 +Number of Recent Ca… Not Started +0 +0\/0 +0 +(\d+)\/\1$/m);
     expect(stdout).toMatch(/^362 +Design Hit Counter +not started$/m);
@@ -249,7 +249,7 @@ describe('npm run progress', () => {
     });
     expect(merged[DIR362]).toMatchObject({ bestVerdict: 'runtime-error', attempts: 2 });
     const shown = npm(['progress']).stdout;
-    expect(shown).toMatch(/^Solved 1\/9 · follow-ups passed 1\/7$/m);
+    expect(shown).toMatch(/^Solved 1\/13 · follow-ups passed 1\/7$/m);
     expect(shown).toMatch(/^First activity 2026-01-01 00:00 UTC · last /m);
   });
 
