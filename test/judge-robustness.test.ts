@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cpuTimeMs } from '../harness/judge/child-session.ts';
+import { ChildSession, cpuTimeMs } from '../harness/judge/child-session.ts';
+import { runnerBundle, workerBundle } from '../harness/judge/compile.ts';
 import { judge, killDeadline } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
@@ -21,6 +22,20 @@ const correctPing = `
     return this.times.length;`;
 
 describe('untrusted learner code', () => {
+  test('a child killed by the judge is dead at once: talking to it fails softly, never the judge', async () => {
+    const session = new ChildSession(await workerBundle());
+    session.open({
+      runner: await runnerBundle(problem.suiteFile),
+      learnerFile: problem.referenceFile,
+      className: problem.className,
+    });
+    session.kill();
+    expect(session.alive).toBe(false);
+    // Sent before its exit is seen: the write fails (EPIPE), which must not end this process.
+    const outcome = await session.load('');
+    expect(outcome.kind).toBe('died');
+  });
+
   test('an infinite loop in a method is a time limit, and later cases still run', async () => {
     const report = await judgeSource(
       'loop-method',

@@ -75,6 +75,8 @@ export class ChildSession {
   private cases: CaseInfo[] | undefined;
   private death: Death | undefined;
   private exited = false;
+  /** Killed by us: it is dead from that moment, though its 'exit' comes later. */
+  private killed = false;
   private memoryExceeded = false;
   private listener: ((message: ChildMessage) => void) | undefined;
   private onDeath: ((death: Death) => void) | undefined;
@@ -111,6 +113,9 @@ export class ChildSession {
       if ('output' in message && message.output) collect(message.output);
       this.listener?.(message);
     });
+    // A message sent as the child dies fails (EPIPE) as an 'error' event, which would end this
+    // process if nobody listened. The death itself is what counts, and 'exit' reports it.
+    this.child.on('error', () => {});
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       clearInterval(this.poll);
@@ -181,7 +186,7 @@ export class ChildSession {
   }
 
   get alive(): boolean {
-    return !this.exited && this.death === undefined;
+    return !this.exited && !this.killed && this.death === undefined;
   }
 
   private finish(death: Death): void {
@@ -262,6 +267,7 @@ export class ChildSession {
     clearInterval(this.poll);
     if (this.deadline) clearTimeout(this.deadline.wall);
     this.deadline = undefined;
+    this.killed = true;
     if (!this.exited) this.child.kill('SIGKILL');
   }
 }
