@@ -84,7 +84,7 @@ export class GcraLimiter implements RateLimiter {
   private readonly lifetime: number;
   /** The latest clock reading seen by any call: "now" never goes below it. */
   private mark = -Infinity;
-  /** TATs in ticks: written since the last turn, and in the generation before. */
+  /** TATs in ticks: written since the last turn, and in the one before. */
   private current = new Map<string, number>();
   private previous = new Map<string, number>();
   private turnedAt = -Infinity;
