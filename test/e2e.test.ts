@@ -134,12 +134,19 @@ describe('npm run grade / kata / list', () => {
     const before = existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '';
     const { stdout } = npm(['grade', '--', '--dir', 'solutions', '--json']);
     const problems = JSON.parse(stdout).problems as {
+      dir: string;
       verdict: string;
       followUps: { passed: number; total: number };
+      cases: { name: string; status: string; ms: number; message: string | null }[];
     }[];
     for (const p of problems) {
-      expect(p.verdict).toBe('accepted');
-      expect(p.followUps.passed).toBe(p.followUps.total);
+      // Which case failed, and how, is what a flaky run must leave in the log.
+      const failed = p.cases
+        .filter((c) => c.status !== 'passed')
+        .map((c) => `${p.dir} · ${c.name}: ${c.status} in ${c.ms} ms: ${c.message}`)
+        .join('\n');
+      expect(p.verdict, failed).toBe('accepted');
+      expect(p.followUps.passed, failed).toBe(p.followUps.total);
     }
     expect(existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '').toBe(before);
   });
