@@ -496,6 +496,7 @@ export default defineSuite({
       hint: 'Follow-up: a request of cost c passes when the weighted count plus c - 1 is below the limit. A refused one still leaves remaining as it was, and a cost above the limit can never pass.',
       ...new Script(0)
         .limiter(5, 1000)
+        .allow('k')
         .allow('a', 3)
         .allow('a', 3)
         .allow('a', 2)
@@ -508,7 +509,19 @@ export default defineSuite({
         .allow('a', 2)
         .peek('a', 3)
         .allow('a')
+        // A cost above the limit, with something left in the previous window: resetAt is when
+        // that weight is gone.
+        .allow('k', 6)
         .done(),
+    },
+    {
+      // A limit above the window's length in ms: the previous window's weight drops by more than
+      // one request a millisecond, and the search for resetAt must start at the window's edge.
+      name: 'a limit larger than the window in milliseconds',
+      tier: 'follow-up',
+      trap: 'reset-and-retry',
+      hint: 'Follow-up: work resetAt and retryAt from their definitions here too. With more requests allowed than the window has milliseconds, the weight of the previous window drops by more than one request each millisecond.',
+      ...new Script(0).limiter(10, 10).allows(10, 'k').advance(10).allow('k').done(),
     },
     {
       name: 'keys named like object properties',

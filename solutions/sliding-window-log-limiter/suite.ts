@@ -531,6 +531,29 @@ export default defineSuite({
       ),
     },
     {
+      // A log that has wrapped round its buffer: the oldest entries that must age out for a large
+      // cost are found past the buffer's end (a binary search bounded one entry too far passes
+      // the cases above).
+      name: 'a cost that waits for entries of a wrapped log',
+      tier: 'follow-up',
+      trap: 'cost-spans-entries',
+      hint: 'Follow-up: a request of cost c takes c units, and a denied one must wait until enough units have aged out to make room for all c, oldest first. One entry leaving may not be enough.',
+      fixtures: { clock: fakeClock(0) },
+      ...limiter(
+        4,
+        100,
+        allow('k', yes(3, 100, 0)),
+        at(1),
+        allow('k', yes(2, 101, 1)),
+        at(2),
+        allow('k', yes(1, 102, 2)),
+        at(3),
+        allow('k', yes(0, 103, 3)),
+        at(102),
+        allow('k', no(3, 103, 103), 4),
+      ),
+    },
+    {
       name: 'a cost above the limit',
       tier: 'follow-up',
       trap: 'cost-over-limit',
@@ -547,6 +570,25 @@ export default defineSuite({
         allow('a', no(2, 1000, Infinity), 4),
         allow('a', no(2, 1000, 1000), 3),
         allow('a', yes(0, 1400, 400), 2),
+      ),
+    },
+    {
+      // The key's log has aged out but not yet been cleaned up: it answers as a key never seen,
+      // resetAt now, even for a cost that can never fit.
+      name: 'a cost above the limit on a key whose log has aged out',
+      tier: 'follow-up',
+      trap: 'cost-over-limit',
+      hint: 'Follow-up: a request that costs more than the limit can never fit, however long it waits. Say so: it is denied, and retryAt is Infinity.',
+      fixtures: { clock: fakeClock(1000) },
+      ...limiter(
+        3,
+        100,
+        allow('a', yes(2, 1100, 1000)),
+        allow('b', yes(2, 1100, 1000)),
+        allow('c', yes(2, 1100, 1000)),
+        allow('d', yes(2, 1100, 1000)),
+        at(1100),
+        allow('d', no(3, 1100, Infinity), 4),
       ),
     },
     {
