@@ -22,7 +22,6 @@ import { LEARNER_GLOBAL } from './child/realm.ts';
 import { librariesFor } from './leetcode-globals.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
 
-/** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
 /**
  * esbuild's JavaScript side costs ~80 ms to load, and most runs need none of it: every bundle they
  * use is cached. So it is loaded on the first cache miss, and its version (part of every cache key)
@@ -43,6 +42,7 @@ function esbuildVersion(): string {
   return version;
 }
 
+/** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
 /** Change when the learner's compile options change: old cache entries then no longer match. */
 const LEARNER_OPTIONS_VERSION = 'sealed-1';
@@ -51,7 +51,8 @@ const MAX_SOURCE_BYTES = 1_000_000;
 
 let counter = 0;
 
-const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+export const sha256 = (data: string | Buffer): string =>
+  createHash('sha256').update(data).digest('hex');
 
 /** Writes a file whole (rename), with its hash beside it. */
 export function writeVerified(file: string, contents: string): void {

@@ -5,13 +5,12 @@
 // two), then incremental, so a save costs tens of milliseconds and the judge's own thread never
 // waits on the checker. Without the `typescript` package (a production-only install) nothing is
 // checked and the judge works as before.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROBLEMS_DIR, REPO_ROOT } from '../paths.ts';
-import { readVerified, SCRATCH_DIR, writeVerified } from './compile.ts';
+import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import { LIBRARIES } from './leetcode-globals.ts';
 
 /**
@@ -405,8 +404,6 @@ export interface CheckOptions {
 const ANSWERS_DIR = path.join(SCRATCH_DIR, 'typecheck');
 /** Change when what an answer holds changes. */
 const ANSWER_FORMAT = 1;
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 function fileHash(file: string): string | undefined {
   try {
