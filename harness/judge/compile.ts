@@ -274,14 +274,15 @@ export function workerBundle(): Promise<string> {
 }
 
 /**
- * One problem's runner script: its suite and reference and the case runner, as one script that the
- * child evaluates in its own realm. fast-check stays outside, loaded once by the child's `require`
- * for every problem it judges (bundled, it made each runner 400 KB to parse again). No source map:
- * only learner stacks need one.
+ * One problem's runner script: its suite and reference and known-wrong implementations, as one
+ * script that the child evaluates in its own realm. The case runner is not in it: it is part of the
+ * child's own program (workerBundle), compiled and warmed up once for every problem the child
+ * judges. fast-check stays outside too, loaded once by the child's `require` (bundled, it made each
+ * runner 400 KB to parse again). No source map: only learner stacks need one.
  */
 export function runnerBundle(suiteFile: string): Promise<string> {
   const problemDir = path.dirname(suiteFile);
-  const runnerEntry = path.join(HARNESS_DIR, 'judge', 'child', 'runner.ts');
+  const protocol = path.join(HARNESS_DIR, 'judge', 'child', 'protocol.ts');
   // The known-wrong implementations come along: a failing case is replayed against them to see
   // which known mistake the learner's code makes (see mimics in run-case.ts).
   const wrongDir = path.join(problemDir, 'wrong');
@@ -299,8 +300,8 @@ export function runnerBundle(suiteFile: string): Promise<string> {
       contents:
         `import suite from ${JSON.stringify(suiteFile)};\n` +
         imports +
-        `import { createRunner, RUNNER_GLOBAL } from ${JSON.stringify(runnerEntry)};\n` +
-        `globalThis[RUNNER_GLOBAL] = createRunner(suite, [${modules.join(', ')}]);\n`,
+        `import { RUNNER_GLOBAL } from ${JSON.stringify(protocol)};\n` +
+        `globalThis[RUNNER_GLOBAL] = { suite, wrongModules: [${modules.join(', ')}] };\n`,
       resolveDir: REPO_ROOT,
       loader: 'ts',
     },

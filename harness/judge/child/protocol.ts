@@ -32,5 +32,5 @@ export interface LoadRequest {
 export type ParentMessage =
   OpenRequest | LoadRequest | { type: 'run'; index: number } | { type: 'close' };
 
-/** Where the runner script leaves its ContextRunner, on the judge's own global. */
+/** Where a problem's runner script leaves its suite and known-wrong modules, on the judge's global. */
 export const RUNNER_GLOBAL = '__kataRunner';

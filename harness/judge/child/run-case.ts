@@ -1,6 +1,7 @@
 // Runs one case of a suite against the learner's class and turns what happened into a CaseResult.
 // Runs inside the judge's child process; nothing here may assume it survives the learner's code.
-import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import type * as FastCheck from 'fast-check';
 import type { CaseResult } from '../outcome.ts';
 import {
   decode,
@@ -27,6 +28,15 @@ import type { KnownWrong } from './runner.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;
+
+/**
+ * fast-check, loaded by Node's `require` on the first property case: the child then shares one copy
+ * with every suite (whose runner scripts require it too), and a child that runs no property case
+ * never parses it.
+ */
+let fastCheck: typeof FastCheck | undefined;
+const loadFastCheck = (): typeof FastCheck =>
+  (fastCheck ??= createRequire(import.meta.url)('fast-check') as typeof FastCheck);
 /** Fixed seed: a property case must fail the same way on every run. */
 export const PROPERTY_SEED = 20261129;
 /** Cases up to this many calls are shown whole. */
@@ -314,6 +324,7 @@ function runProperty(
   };
   const showing = { ...searching, keepAll: true, stopAfterDivergence: false };
   const reference = directPort(ctx.suite.reference);
+  const fc = loadFastCheck();
   const started = cpuMs();
   const outcome = fc.check(
     fc.property(c.property.calls, (encoded) => {

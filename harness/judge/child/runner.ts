@@ -1,13 +1,10 @@
-// What a problem's runner script sets up: the suite's cases, and a function that runs one of them
-// against the learner's class. It runs in the judge's own realm, beside the reference; the learner's
-// class lives in a realm of its own and is reached only through a Port.
+// What the child sets up for a problem from its runner script's suite: the cases, and a function that
+// runs one of them against the learner's class. It runs in the judge's own realm, beside the
+// reference; the learner's class lives in a realm of its own and is reached only through a Port.
 import type { CaseInfo, CaseResult } from '../outcome.ts';
 import { caseHints, type AnyClass, type Suite } from '../../suite.ts';
 import type { Port } from './port.ts';
-import { RUNNER_GLOBAL } from './protocol.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
-
-export { RUNNER_GLOBAL };
 
 export interface ContextRunner {
   cases: CaseInfo[];
@@ -21,6 +18,12 @@ export interface ContextRunner {
     mapStack: (stack: string) => string,
     fresh?: () => Port | undefined,
   ): CaseResult;
+}
+
+/** What a problem's runner script leaves on the judge's global (see runnerBundle in compile.ts). */
+export interface RunnerScript {
+  suite: Suite;
+  wrongModules: WrongModule[];
 }
 
 /** A known-wrong implementation's module, as the runner script imports it. */

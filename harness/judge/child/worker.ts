@@ -6,7 +6,7 @@ import { createRequire, SourceMap } from 'node:module';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../outcome.ts';
-import type { ContextRunner } from './runner.ts';
+import { createRunner, type ContextRunner, type RunnerScript } from './runner.ts';
 import { undeclaredAdvice } from './run-case.ts';
 import {
   RUNNER_GLOBAL,
@@ -61,8 +61,11 @@ class Problem {
     }).runInThisContext() as (require: NodeJS.Require) => void;
     run(createRequire(request.runner));
     const holder = globalThis as Record<string, unknown>;
-    this.runner = holder[RUNNER_GLOBAL] as ContextRunner;
+    const { suite, wrongModules } = holder[RUNNER_GLOBAL] as RunnerScript;
     delete holder[RUNNER_GLOBAL];
+    // The case runner is this program's own code, not the script's: one copy serves every problem,
+    // so V8 compiles and optimises it once per child rather than once per problem.
+    this.runner = createRunner(suite, wrongModules);
     this.realm = new LearnerRealm(this.runner.fixtureSources);
   }
 
