@@ -5,14 +5,23 @@
 //     as the judge counts them. The margins should be 10× both ways, so that no verdict flips on a
 //     slow or busy machine.
 //  2. `grade` over every problem with the references as solutions, against a bare `vitest run` of one
-//     trivial test in this repo: the floor any judge built on this stack pays.
+//     trivial test in this repo: the floor any judge built on this stack pays. Timed as a learner
+//     runs it (one solution edited since the last grade, the others' verdicts kept) and --fresh.
 //  3. Watch mode: from saving the stub to the verdict on example and core cases, and to the report
 //     of a type error; and what the type checker costs, cold and per save.
 //  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
 //  counts verdicts that flip (scripts/bench-load.ts).
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/judge/child-session.ts';
@@ -157,6 +166,22 @@ function timeCommand(args: string[], cwd: string): number {
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
+/**
+ * A throwaway copy of every reference, laid out for `grade --dir`: the bench edits these, never the
+ * repo's own files.
+ */
+function referenceCopies(): { dir: string; files: string[] } {
+  const dir = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-grade');
+  rmSync(dir, { recursive: true, force: true });
+  const files = loadProblems().map((problem) => {
+    const file = path.join(dir, problem.dir, 'solution.ts');
+    mkdirSync(path.dirname(file), { recursive: true });
+    copyFileSync(problem.referenceFile, file);
+    return file;
+  });
+  return { dir, files };
+}
+
 function benchGrade(): void {
   const floorDir = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-floor');
   mkdirSync(path.join(floorDir, 'test'), { recursive: true });
@@ -165,21 +190,34 @@ function benchGrade(): void {
     "import { expect, test } from 'vitest';\ntest('floor', () => expect(1 + 1).toBe(2));\n",
   );
   const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const grade = ['scripts/launch.mjs', 'grade', '--dir', 'solutions'];
-  timeCommand(grade, REPO_ROOT); // builds the cached bundles once, as any second run finds them
+  const copies = referenceCopies();
+  const grade = ['scripts/launch.mjs', 'grade', '--dir', copies.dir];
+  const fresh = [...grade, '--fresh'];
+  timeCommand(fresh, REPO_ROOT); // builds the cached bundles once, as any second run finds them
   const floors: number[] = [];
-  const grades: number[] = [];
+  const freshGrades: number[] = [];
+  const editedGrades: number[] = [];
   for (let run = 0; run < TIMING_RUNS; run++) {
     floors.push(timeCommand([vitest, 'run', '--dir', floorDir], REPO_ROOT));
-    grades.push(timeCommand(grade, REPO_ROOT));
+    freshGrades.push(timeCommand(fresh, REPO_ROOT));
+    // What a learner does between two grades: edit one solution (a different one each run).
+    appendFileSync(copies.files[run % copies.files.length] as string, `// edit ${run}\n`);
+    editedGrades.push(timeCommand(grade, REPO_ROOT));
   }
   const floor = median(floors);
-  const graded = median(grades);
+  const ratio = (ms: number): string => (ms / floor).toFixed(2);
+  const freshMs = median(freshGrades);
+  const editedMs = median(editedGrades);
+  out(`\nvitest run of one trivial test in this repo (the floor): median ${Math.round(floor)} ms`);
   out(
-    `\nnpm run grade -- --dir solutions (every reference): median ${Math.round(graded)} ms of ${TIMING_RUNS} runs`,
+    `npm run grade, one of the ${copies.files.length} references edited since the last grade: ` +
+      `median ${Math.round(editedMs)} ms of ${TIMING_RUNS} runs`,
   );
-  out(`vitest run of one trivial test in this repo (the floor): median ${Math.round(floor)} ms`);
-  out(`grade / floor = ${(graded / floor).toFixed(2)} (target at most 1.5)`);
+  out(`  grade / floor = ${ratio(editedMs)} (target at most 1.5)`);
+  out(
+    `npm run grade -- --fresh, every reference judged: median ${Math.round(freshMs)} ms of ${TIMING_RUNS} runs`,
+  );
+  out(`  grade / floor = ${ratio(freshMs)}`);
 }
 
 async function benchWatch(): Promise<void> {

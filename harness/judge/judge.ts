@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
 import { diagnose } from './diagnose.ts';
+import { memoKey, recall, remember } from './memo.ts';
 import { hintFor, type CaseInfo, type CaseResult, type ProblemReport } from './outcome.ts';
 import type { Problem } from './problems.ts';
 import { typeErrorMessage } from './typecheck.ts';
@@ -33,6 +34,11 @@ export interface JudgeOptions {
    * runs, and the report comes back marked cancelled, with nothing decided.
    */
   signal?: AbortSignal;
+  /**
+   * Remember the judgement of the cases by everything that decides it (see memo.ts), and with
+   * `reuse`, give the one remembered for the same code, suite and judge instead of judging again.
+   */
+  memo?: { reuse: boolean };
   /**
    * Checks the file's types as LeetCode does, alongside the cases (on unless false): type errors
    * make the verdict a compile error, and stop the cases once they are known (see typecheck.ts).
@@ -239,6 +245,26 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     className: problem.className,
   };
   const worker = await workerBundle();
+  let key: string | undefined;
+  if (options.memo) {
+    // Compiled first (from its cache, most often): its code is part of the key.
+    const compiled = await compileLearner(solutionFile);
+    if (compiled.ok) {
+      key = memoKey({
+        workerBundle: worker,
+        runnerBundle: request.runner,
+        learnerFile: solutionFile,
+        learnerCode: compiled.code,
+        libraries: compiled.libraries,
+        className: problem.className,
+      });
+      const remembered = key !== undefined && options.memo.reuse ? recall(key) : undefined;
+      if (remembered) {
+        signal?.removeEventListener('abort', stop);
+        return remembered;
+      }
+    }
+  }
   /** A live child with this problem open: the slot's, or a fresh one when it has died. */
   const openSession = (): ChildSession => {
     if (!slot.session?.alive) {
@@ -259,7 +285,9 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     signal?.removeEventListener('abort', stop);
     if (options.slot) slot.session?.close();
     else releaseSlot(slot);
-    return cancelled() ? { ...result, cancelled: true } : result;
+    if (cancelled()) return { ...result, cancelled: true };
+    if (key !== undefined) remember(key, result);
+    return result;
   };
 
   // The child loads the runner while the learner's file compiles; it loads that file when told to.

@@ -94,6 +94,8 @@ export interface ProblemReport {
   diagnosis?: Diagnosis;
   /** The judgement was cancelled (a newer save, or the learner quit): nothing in it is decided. */
   cancelled?: boolean;
+  /** Remembered from an earlier judgement of the same code by the same judge (see memo.ts). */
+  reused?: boolean;
 }
 
 /** What the parent knows of a case before it runs: enough to drive it and to report it skipped. */

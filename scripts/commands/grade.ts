@@ -35,6 +35,9 @@ function tableRow(cells: string[], widths: number[]): string {
 /** Problem, title, level, verdict, cases, follow-ups, time: an id or title too long is cut with "…". */
 const WIDTHS = [12, 20, 6, 21, 5, 5, 5];
 
+/** The time column of a verdict kept from the last grade (see memo.ts); explained under the table. */
+const KEPT = 'kept';
+
 /** Marks an accepted verdict reached with hints; explained under the table. */
 const HINTED = '*';
 
@@ -65,7 +68,7 @@ function table(
       [
         `${cases.passed}/${cases.total}`,
         `${report.followUps.passed}/${report.followUps.total}`,
-        `${(report.ms / 1000).toFixed(1)}s`,
+        report.reused ? KEPT : `${(report.ms / 1000).toFixed(1)}s`,
       ],
       WIDTHS.slice(4),
     );
@@ -81,6 +84,7 @@ function toJson(graded: { problem: Problem; report: ProblemReport }[]): string {
       dir: problem.dir,
       title: problem.title,
       verdict: report.verdict,
+      reused: report.reused === true,
       followUps: report.followUps,
       // The traps the report leads with, root causes first (empty when nothing failed).
       diagnosis: { traps: report.diagnosis?.traps ?? [] },
@@ -114,8 +118,17 @@ export async function grade(argv: string[], io: IO): Promise<number> {
         default: false,
         help: 'also the full report of each problem not passed in full',
       },
+      fresh: {
+        type: 'boolean',
+        default: false,
+        help: 'judge every file again, also those unchanged since the last grade',
+      },
     },
-    notes: ['A problem is named by its number, slug or folder: 933, number-of-recent-calls.'],
+    notes: [
+      'A problem is named by its number, slug or folder: 933, number-of-recent-calls.',
+      'A file unchanged since the last grade, with the same suite and judge, keeps its verdict ' +
+        'without being judged again.',
+    ],
     example: 'npm run grade -- 933 362 --reveal',
   });
   const all = loadProblems();
@@ -145,7 +158,13 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
   );
   const judged = await mapConcurrent(chosen, lanes, (problem, lane) =>
-    judge({ problem, solutionFile: fileOf(problem), slot: slots[lane], typeCheck: false }),
+    judge({
+      problem,
+      solutionFile: fileOf(problem),
+      slot: slots[lane],
+      typeCheck: false,
+      memo: { reuse: !values.fresh },
+    }),
   ).finally(() => slots.forEach(releaseSlot));
   const typeErrors = await Promise.all(checks);
   const reports = judged.map((report, i) => {
@@ -169,6 +188,10 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       updateProgress(io.err, (progress) => {
         const now = new Date();
         for (const { report } of graded) {
+          // A kept verdict is no new attempt: it is recorded only if progress lacks it.
+          if (report.reused && progress.problems[report.dir]?.lastVerdict === report.verdict) {
+            continue;
+          }
           recordReport(progress, report, now, { untouched: untouched.has(report.dir) });
         }
         for (const { problem } of graded) {
@@ -189,6 +212,14 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       (g) => g.report.verdict === 'accepted' && hinted.has(g.problem.dir),
     );
     if (starred) io.out(io.style.dim(`${HINTED} solved with hints`));
+    const kept = graded.filter((g) => g.report.reused).length;
+    if (kept > 0) {
+      io.out(
+        io.style.dim(
+          `${KEPT}: the last grade's verdict (file and judge unchanged); --fresh judges again`,
+        ),
+      );
+    }
     const followUps = graded.reduce((sum, g) => sum + g.report.followUps.passed, 0);
     const followUpsTotal = graded.reduce((sum, g) => sum + g.report.followUps.total, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -1,11 +1,11 @@
 // `npm run bench` with its children faked: what it measures, how it reports margins and ratios, and
 // that it cleans up. The real thing takes minutes; here each child answers at once with set figures.
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { REPO_ROOT } from '../../harness/paths.ts';
-import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
+import { findProblem, loadProblems, type Problem } from '../../harness/judge/problems.ts';
 
 type Outcome =
   | { kind: 'result'; result: { status: string; ms: number; retainedMb?: number } }
@@ -275,15 +275,30 @@ describe('bench grade', () => {
     const out = await bench('grade');
     const grades = fake.spawnSync.filter((c) => c.args[0] === 'scripts/launch.mjs');
     const floors = fake.spawnSync.filter((c) => c.args[0]?.endsWith('vitest.mjs'));
-    expect(grades).toHaveLength(6);
+    // A warm-up, then per run: the floor, grade --fresh, and grade after one file is edited.
+    expect(grades).toHaveLength(11);
     expect(floors).toHaveLength(5);
-    expect(grades[0]?.args).toEqual(['scripts/launch.mjs', 'grade', '--dir', 'solutions']);
+    const copies = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-grade');
+    const fresh = ['scripts/launch.mjs', 'grade', '--dir', copies, '--fresh'];
+    expect(grades[0]?.args).toEqual(fresh);
+    expect(grades[1]?.args).toEqual(fresh);
+    expect(grades[2]?.args).toEqual(fresh.slice(0, -1));
     expect(floors[0]?.args.slice(1, 3)).toEqual(['run', '--dir']);
     for (const c of fake.spawnSync) {
       expect(c.cwd).toBe(REPO_ROOT);
       expect(c.env.NO_COLOR).toBe('1');
     }
-    expect(out).toContain('every reference): median 6 ms of 5 runs');
+    // Five runs edited five different copies, each once; the repo's own references are untouched.
+    const edited = loadProblems()
+      .slice(0, 5)
+      .map((p) => readFileSync(path.join(copies, p.dir, 'solution.ts'), 'utf8'));
+    edited.forEach((text, run) => expect(text.endsWith(`// edit ${run}\n`)).toBe(true));
+    const untouched = loadProblems()[5] as Problem;
+    expect(readFileSync(path.join(copies, untouched.dir, 'solution.ts'), 'utf8')).toBe(
+      readFileSync(untouched.referenceFile, 'utf8'),
+    );
+    expect(out).toContain('references edited since the last grade: median 6 ms of 5 runs');
+    expect(out).toContain('every reference judged: median 6 ms of 5 runs');
     expect(out).toContain('the floor): median 4 ms');
     expect(out).toContain('grade / floor = 1.50 (target at most 1.5)');
   });
@@ -291,7 +306,7 @@ describe('bench grade', () => {
   test('a command that fails stops the bench with its output', async () => {
     fake.spawnSyncStatus = 1;
     await expect(bench('grade')).rejects.toThrow(
-      'scripts/launch.mjs grade --dir solutions failed:\nout\nerr\n',
+      /scripts\/launch\.mjs grade --dir .* failed:\nout\nerr\n/,
     );
   });
 });

@@ -31,7 +31,7 @@ type Command = (argv: string[], io: IO & Asker) => Promise<number>;
  */
 const COMMANDS: [name: string, command: Command, options: string[], takes: string | null][] = [
   ['kata', kata, ['--once', '--reveal', '--open', '--verbose', '--help'], '[problem] only'],
-  ['grade', grade, ['--dir', '--json', '--reveal', '--help'], null],
+  ['grade', grade, ['--dir', '--json', '--reveal', '--fresh', '--help'], null],
   ['list', list, ['--help'], 'none'],
   ['hint', hint, ['--help'], '<problem> only'],
   ['reset', reset, ['--all', '--yes', '--help'], '<problem> only'],
