@@ -107,6 +107,8 @@ export interface Setup {
   options: Record<string, unknown>;
   /** Lower the worker thread's priority (Linux only: elsewhere it would be the whole process's). */
   yieldCpu: boolean;
+  /** Where V8's compiled code of TypeScript is kept between processes (see codeCachedLoader). */
+  codeCache: string;
 }
 
 export interface CheckRequest {
@@ -141,6 +143,7 @@ export function serveTypeChecks(
   port: MessagePortLike,
   load: (id: string) => unknown,
   setup: Setup,
+  afterFirstCheck: () => void = () => {},
 ): void {
   let ts: typeof import('typescript');
   try {
@@ -286,7 +289,79 @@ export function serveTypeChecks(
       return { errors: [], inputs: [], unkept: true };
     }
   };
-  port.on('message', (request) => port.postMessage({ id: request.id, ...checkSafely(request) }));
+  let checked = false;
+  port.on('message', (request) => {
+    const answer = checkSafely(request);
+    // Before the answer, which may be the last thing this process waits for.
+    if (!checked) afterFirstCheck();
+    checked = true;
+    port.postMessage({ id: request.id, ...answer });
+  });
+}
+
+/**
+ * A `require` for the worker that loads TypeScript with V8's compiled code from an earlier process:
+ * compiling typescript.js (9 MB) is most of a cold start's first ~0.4 s. The code is saved once a
+ * check has run, so that it holds the parser and checker functions compiled lazily too. V8 refuses
+ * code it did not make for this source, version and flags; the file's hash guards it on disk. Like
+ * serveTypeChecks, it runs from its own text and uses nothing from outside itself.
+ */
+export function codeCachedLoader(
+  load: NodeJS.Require,
+  setup: Pick<Setup, 'typescript' | 'codeCache'>,
+): { load: (id: string) => unknown; save: () => void } {
+  const fs = load('node:fs') as typeof import('node:fs');
+  const vm = load('node:vm') as typeof import('node:vm');
+  const { Module, createRequire } = load('node:module') as typeof import('node:module') & {
+    Module: { wrap(source: string): string };
+  };
+  const crypto = load('node:crypto') as typeof import('node:crypto');
+  const digest = (data: Buffer): string => crypto.createHash('sha256').update(data).digest('hex');
+  let script: import('node:vm').Script | undefined;
+  let reused = false;
+  const cached = (): Buffer | undefined => {
+    try {
+      const data = fs.readFileSync(setup.codeCache);
+      return fs.readFileSync(`${setup.codeCache}.sum`, 'utf8') === digest(data) ? data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    load: (id) => {
+      if (id !== setup.typescript) return load(id);
+      const cachedData = cached();
+      script = new vm.Script(Module.wrap(fs.readFileSync(id, 'utf8')), {
+        filename: id,
+        cachedData,
+      });
+      reused = cachedData !== undefined && !script.cachedDataRejected;
+      const module = { exports: {} as unknown };
+      const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+      wrapper.call(
+        module.exports,
+        module.exports,
+        createRequire(id),
+        module,
+        id,
+        id.slice(0, id.lastIndexOf('/')),
+      );
+      return module.exports;
+    },
+    save: () => {
+      if (script === undefined || reused) return;
+      try {
+        const data = script.createCachedData();
+        const temp = `${setup.codeCache}.${process.pid}.tmp`;
+        fs.writeFileSync(temp, data);
+        fs.writeFileSync(`${temp}.sum`, digest(data));
+        fs.renameSync(`${temp}.sum`, `${setup.codeCache}.sum`);
+        fs.renameSync(temp, setup.codeCache);
+      } catch {
+        // Not saved: the next start compiles TypeScript again, as it would without a cache.
+      }
+    },
+  };
 }
 
 interface Pending {
@@ -351,7 +426,21 @@ export function checkerSetup(typescript: string, yieldCpu: boolean): Setup {
     realmDeclarations: REALM_DECLARATIONS,
     options: LEETCODE_COMPILER_OPTIONS,
     yieldCpu: yieldCpu && process.platform === 'linux',
+    codeCache: codeCacheFile(typescript),
   };
+}
+
+/** Named by Node's version and TypeScript's file: another of either never meets this cache. */
+function codeCacheFile(typescript: string): string {
+  let stamp = '';
+  try {
+    const stat = statSync(typescript);
+    stamp = `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    // no TypeScript: the worker will say so
+  }
+  const key = sha256(`${process.version}\0${process.arch}\0${typescript}\0${stamp}`).slice(0, 16);
+  return path.join(SCRATCH_DIR, `typescript-${key}.v8cache`);
 }
 
 function startChecker(yieldCpu = false): Checker | null {
@@ -363,7 +452,8 @@ function startChecker(yieldCpu = false): Checker | null {
   const code =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
     `const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });\n` +
-    `(${serveTypeChecks.toString()})(parentPort, require, workerData);\n`;
+    `const cache = (${codeCachedLoader.toString()})(require, workerData);\n` +
+    `(${serveTypeChecks.toString()})(parentPort, cache.load, workerData, cache.save);\n`;
   // A script of its own, free of whatever flags or loaders started this process.
   const worker = new Worker(code, { eval: true, execArgv: [], workerData: setup });
   const started: Checker = { worker, pending: new Map() };
