@@ -205,6 +205,8 @@ export function recordReport(
 ): void {
   const at = now.toISOString();
   const previous = progress.problems[report.dir];
+  // A verdict kept from the last grade (nothing was judged) is no new attempt.
+  if (report.reused && previous?.lastVerdict === report.verdict) return;
   if (options.untouched && report.verdict === 'not-started') {
     if (previous) previous.lastVerdict = report.verdict;
     return;

@@ -188,10 +188,6 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       updateProgress(io.err, (progress) => {
         const now = new Date();
         for (const { report } of graded) {
-          // A kept verdict is no new attempt: it is recorded only if progress lacks it.
-          if (report.reused && progress.problems[report.dir]?.lastVerdict === report.verdict) {
-            continue;
-          }
           recordReport(progress, report, now, { untouched: untouched.has(report.dir) });
         }
         for (const { problem } of graded) {

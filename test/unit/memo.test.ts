@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { SCRATCH_DIR, writeVerified } from '../../harness/judge/compile.ts';
 import { memoKey, recall, remember, type MemoInputs } from '../../harness/judge/memo.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
+import { emptyProgress, recordReport } from '../../harness/learner/progress.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { captureIO, scratchDir, writeLearnerFile } from '../helpers.ts';
 
@@ -129,5 +130,25 @@ describe('npm run grade keeps verdicts of unchanged files', () => {
     const table = io.stdout.join('\n');
     expect(table).toMatch(/^933 .* kept$/m);
     expect(table).toContain("kept: the last grade's verdict (file and judge unchanged)");
+  });
+});
+
+describe('progress and kept verdicts', () => {
+  const judged = (verdict: ProblemReport['verdict'], reused?: boolean): ProblemReport =>
+    report({ dir: '933-number-of-recent-calls', verdict, ...(reused ? { reused } : {}) });
+
+  test('a kept verdict counts no new attempt, unless progress lacks that verdict', () => {
+    const progress = emptyProgress();
+    recordReport(progress, judged('wrong-answer'), new Date(1000));
+    recordReport(progress, judged('wrong-answer', true), new Date(2000));
+    const entry = progress.problems['933-number-of-recent-calls'];
+    expect(entry?.attempts).toBe(1);
+    expect(entry?.lastAttempted).toBe(new Date(1000).toISOString());
+    // Progress reset meanwhile, or kept from a grade that recorded nothing: it is recorded.
+    recordReport(progress, judged('accepted', true), new Date(3000));
+    expect(progress.problems['933-number-of-recent-calls']?.lastVerdict).toBe('accepted');
+    const fresh = emptyProgress();
+    recordReport(fresh, judged('accepted', true), new Date(4000));
+    expect(fresh.problems['933-number-of-recent-calls']?.attempts).toBe(1);
   });
 });
