@@ -1,0 +1,59 @@
+// Whether a Redis kata can be judged here, decided without starting anything: a user's REDIS_URL wins
+// (they asked for their server), else a redis-server executable the judge can start itself.
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+
+export type RedisAvailability =
+  | { available: true; mode: 'url'; url: string }
+  | { available: true; mode: 'own'; serverPath: string }
+  | { available: false; message: string };
+
+const HOW_TO_GET =
+  'install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) ' +
+  'or run `docker run -p 6379:6379 redis:7` and set REDIS_URL=redis://127.0.0.1:6379';
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** REDIS_SERVER when set (and only it: a wrong explicit path must not fall back silently), else PATH. */
+export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.REDIS_SERVER) {
+    return executable(env.REDIS_SERVER) ? path.resolve(env.REDIS_SERVER) : undefined;
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, 'redis-server');
+    if (executable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export function redisAvailability(env: NodeJS.ProcessEnv = process.env): RedisAvailability {
+  if (env.REDIS_URL) return { available: true, mode: 'url', url: env.REDIS_URL };
+  const serverPath = findRedisServer(env);
+  if (serverPath) return { available: true, mode: 'own', serverPath };
+  const missing = env.REDIS_SERVER
+    ? `REDIS_SERVER=${env.REDIS_SERVER} is not an executable file`
+    : 'it is not on PATH';
+  return {
+    available: false,
+    message: `This kata needs redis-server, but ${missing}: ${HOW_TO_GET}.`,
+  };
+}
+
+/** A URL fit for messages: a password in REDIS_URL must not end up in a report or a log. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable REDIS_URL)';
+  }
+}

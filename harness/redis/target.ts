@@ -1,0 +1,60 @@
+// The Redis a grade runs against: the user's own server when REDIS_URL says so (confined to a fresh key
+// prefix, cleaned up afterwards), else a redis-server the judge starts and owns entirely.
+import { redactUrl, redisAvailability } from './availability.ts';
+import { deleteKeysWithPrefix, newKeyPrefix } from './prefix.ts';
+import { RedisStartError, startRedis, type StartRedisOptions } from './server.ts';
+
+export interface RedisTarget {
+  readonly url: string;
+  /** Put in front of every key the judge uses: '' on the judge's own server. */
+  readonly keyPrefix: string;
+  /** True when the judge started the server (and may flush it, reconfigure it, stop it). */
+  readonly owned: boolean;
+  /** Stops the judge's server, or deletes the prefix's keys on the user's. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** An admin connection that fails fast instead of retrying forever: it is the judge's, not a learner's. */
+export async function connectAdmin(url: string, timeoutMs = 2000) {
+  // Loaded on demand: importing the redis package costs several hundred ms of CPU (hundreds of
+  // modules), which a grade without a Redis problem must not pay.
+  const { createClient } = await import('redis');
+  const client = createClient({
+    url,
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: false },
+  });
+  // node-redis throws an unhandled 'error' event otherwise; failures surface through the promises.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.destroy();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RedisStartError(`Redis at ${redactUrl(url)} did not answer: ${reason}`);
+  }
+  return client;
+}
+
+export type AdminClient = Awaited<ReturnType<typeof connectAdmin>>;
+
+export async function openRedis(options: StartRedisOptions = {}): Promise<RedisTarget> {
+  const availability = redisAvailability(options.env ?? process.env);
+  if (!availability.available) throw new RedisStartError(availability.message);
+  if (availability.mode === 'own') {
+    const server = await startRedis({ ...options, serverPath: availability.serverPath });
+    return { url: server.url, keyPrefix: '', owned: true, close: () => server.stop() };
+  }
+  const { url } = availability;
+  const admin = await connectAdmin(url);
+  const keyPrefix = newKeyPrefix();
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    try {
+      await deleteKeysWithPrefix(admin, keyPrefix);
+    } finally {
+      admin.destroy();
+    }
+  };
+  return { url, keyPrefix, owned: false, close: () => (closing ??= close()) };
+}
