@@ -100,6 +100,13 @@ interface CaseBase {
    * state kept outside the instances) gets past LeetCode's own tests. A failure says so.
    */
   beyondLeetCode?: true;
+  /**
+   * The learner's methods answer with promises (or any thenable): each call's answer is awaited
+   * before the next call is made. Overrides the suite's `async` for this case. See `Suite.async`.
+   */
+  async?: boolean;
+  /** Wall time an awaited call (or parallel step) may take to settle, in ms; overrides the suite's. */
+  callDeadlineMs?: number;
 }
 
 /** A case's hints by the way it failed. */
@@ -158,7 +165,65 @@ export interface Suite {
    * `new Date()`) during the case: the design katas hand over a clock to read instead.
    */
   realTimeTrap?: string;
+  /**
+   * Every case is async unless it says `async: false`: the learner's methods may return promises,
+   * and the judge awaits each call's answer (inside the learner's realm) before the next call. An
+   * answer that rejects is a runtime error, as a throw is; one that has not settled within the call
+   * deadline makes the case Time Limit Exceeded, naming the call. The time limit still counts CPU
+   * time, so waiting costs none of it. Async cases are short (their calls are listed before they are
+   * played: at most MAX_ASYNC_CALLS), may hold parallel steps, and cannot be property cases.
+   * Constructors and fixture calls stay synchronous.
+   */
+  async?: boolean;
+  /** Wall time each awaited call (or parallel step) may take to settle, in ms; default 2000. */
+  callDeadlineMs?: number;
   cases: Case[];
+}
+
+/**
+ * The `method` that marks a parallel step: a Call whose `args` are the calls to fire together
+ * (ParallelCall[]) and whose `expected` says what to count in their answers (Aggregate). Build it
+ * with `parallel()`; in LeetCode's arrays it is `methods: [..., PARALLEL]`, `args: [..., calls]`,
+ * `expected: [..., { where, between }]`. Only async cases may hold one.
+ */
+export const PARALLEL = '(parallel)';
+
+/** One call of a parallel step: a method of an instance the case constructed before. */
+export interface ParallelCall {
+  method: string;
+  args: unknown[];
+  /** The instance it goes to (0 by default); a step usually spreads over several. */
+  target?: number;
+}
+
+/**
+ * What a parallel step checks. Its answers are not compared one by one (their order is the race's):
+ * the answers that match `where`, as an answer matches an expected value (`{ allowed: true }`
+ * counts those whose `allowed` is true; `null` counts every answer), must number from
+ * `between[0]` to `between[1]`, both included. A call that throws or rejects is a runtime error.
+ */
+export interface Aggregate {
+  where: unknown;
+  between: [number, number];
+}
+
+/**
+ * A step that fires `calls` at once: each method is called (its synchronous part runs) before any
+ * answer is awaited, so their promises race; then all are awaited within one call deadline. It is
+ * one row of the call table, with the count expected and the count found.
+ */
+export function parallel(calls: ParallelCall[], where: unknown, between: [number, number]): Call {
+  const expected: Aggregate = { where, between };
+  return { method: PARALLEL, args: calls, expected };
+}
+
+export function isParallel(call: Call): boolean {
+  return call.method === PARALLEL;
+}
+
+/** Whether a case's methods are awaited: its own `async`, else its suite's. */
+export function isAsyncCase(suite: Suite, c: Case): boolean {
+  return c.async ?? suite.async ?? false;
 }
 
 export function defineSuite(suite: Suite): Suite {

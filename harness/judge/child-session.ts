@@ -91,8 +91,10 @@ export class ChildSession {
   private stderrTail = '';
   /** CPU time the child had used in the running (or last) case when last looked at, in ms. */
   spentMs = 0;
-  /** The running deadline: CPU time at its start and how much it allows, and its wall backstop. */
-  private deadline: { cpuStartMs: number; cpuLimitMs: number; wall: NodeJS.Timeout } | undefined;
+  /** The running deadline: CPU time at its start and how much it allows. */
+  private deadline: { cpuStartMs: number; cpuLimitMs: number } | undefined;
+  /** The running deadline's wall-clock backstop: its timer, and when it fires (performance.now()). */
+  private wall: { timer: NodeJS.Timeout; endsAt: number } | undefined;
 
   constructor(workerBundle: string) {
     this.child = fork(workerBundle, [], {
@@ -155,14 +157,32 @@ export class ChildSession {
       cpuStartMs === undefined
         ? limitMs
         : Math.max(WALL_FLOOR_MS, limitMs * WALL_FACTOR + WALL_EXTRA_MS);
-    const wall = setTimeout(() => this.kill({ why: 'timeout' }), wallMs);
+    this.setWall(wallMs);
     this.spentMs = 0;
-    this.deadline =
-      cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs, wall };
+    this.deadline = cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs };
     return () => {
-      clearTimeout(wall);
+      this.clearWall();
       this.deadline = undefined;
     };
+  }
+
+  private setWall(ms: number): void {
+    this.clearWall();
+    const timer = setTimeout(() => this.kill({ why: 'timeout' }), ms);
+    this.wall = { timer, endsAt: performance.now() + ms };
+  }
+
+  private clearWall(): void {
+    if (this.wall) clearTimeout(this.wall.timer);
+    this.wall = undefined;
+  }
+
+  /**
+   * Moves the wall backstop `ms` later: an async case may wait that long for answers, in wall time
+   * and without CPU, on top of its CPU deadline (the child stops each wait at its call deadline).
+   */
+  private extendWall(ms: number): void {
+    if (this.wall) this.setWall(this.wall.endsAt - performance.now() + ms);
   }
 
   /** Starts judging a problem in a fresh context: the child loads its runner and lists its cases. */
@@ -252,6 +272,7 @@ export class ChildSession {
       this.listener = (message) => {
         if (message.type === 'result' && message.index === index)
           done({ kind: 'result', result: message.result });
+        if (message.type === 'waiting' && message.index === index) this.extendWall(message.ms);
       };
       if (this.death) return done({ kind: 'died', reason: this.death });
       this.child.send({ type: 'run', index } satisfies ParentMessage);
@@ -265,7 +286,7 @@ export class ChildSession {
       reason?.why === 'timeout' && this.peakRssMb - this.startRssMb > HOGGING_GROWTH_MB;
     if (reason && this.death === undefined) this.death = hogging ? { why: 'memory' } : reason;
     clearInterval(this.poll);
-    if (this.deadline) clearTimeout(this.deadline.wall);
+    this.clearWall();
     this.deadline = undefined;
     this.killed = true;
     if (!this.exited) this.child.kill('SIGKILL');

@@ -141,7 +141,7 @@ export function invoke(
   return port.call(target, call.method, call.args);
 }
 
-interface RawRecord {
+export interface RawRecord {
   index: number;
   call: Call;
   actual: unknown;
@@ -155,7 +155,11 @@ interface RawRecord {
 }
 
 /** Formatting is the costly part of a call, so only the records that will be shown are formatted. */
-function format(raw: RawRecord, className: string, tolerance: Record<string, number>): CallRecord {
+export function format(
+  raw: RawRecord,
+  className: string,
+  tolerance: Record<string, number>,
+): CallRecord {
   const { call } = raw;
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`

@@ -63,6 +63,16 @@ export interface Bridge {
   drainOutput(): string;
   /** How many times code in the realm read the real time since the last call (then zero again). */
   takeClockReads(): number;
+  /**
+   * Async cases: calls a method (its synchronous part runs now) and returns a ticket. Its answer is
+   * awaited here, in the realm; `settled(ticket)` tells when it has settled.
+   */
+  begin(target: number, method: string, kinds: string, ...args: unknown[]): number;
+  /**
+   * -1 while the call of this ticket has not settled (or the ticket is unknown: taken already, or
+   * dropped by reset); else writes its reply into `out` as `call` does and returns its code, once.
+   */
+  settled(ticket: number): number;
 }
 
 /** Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function. */
@@ -87,6 +97,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   const toText = String;
   const freeze = Object.freeze;
   const defineProperty = Object.defineProperty;
+  const create = Object.create;
 
   // Node formats a stack with `globalThis.Error.prepareStackTrace` of the realm the error belongs
   // to, handing it call sites of every frame, the judge's included: lock both names for good.
@@ -343,6 +354,47 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     return built;
   };
 
+  /** The instance's method for a call, or the error the learner would see for a wrong one. */
+  const methodOf = (instance: unknown, method: string): (() => unknown) => {
+    if (instance === undefined || instance === null) {
+      throw new BaseError(
+        `the suite called ${method} before constructing ${toText((Learner as { name?: unknown }).name)}`,
+      );
+    }
+    const fn = (instance as Record<string, unknown>)[method];
+    if (typeof fn !== 'function') {
+      throw new BaseTypeError(
+        `${toText((Learner as { name?: unknown }).name)} has no method ${method}()`,
+      );
+    }
+    return fn as () => unknown;
+  };
+
+  // Async calls. The outcome of each call begun waits here, in a record only this code sees, until
+  // the judge collects it; the judge polls (settled) and never holds the learner's promise. The
+  // answer is awaited by an async function of this realm, captured now: `await` goes through the
+  // realm's own promise machinery, not through `then` or `constructor` as learner code may have
+  // patched them on Promise.prototype, and a thenable's `then` is called only by that machinery, with
+  // resolving functions it makes in this realm (nothing of the judge: the judge is not on the stack).
+  // A `then` that calls back many times counts once; one that throws is a rejection.
+  interface Pending {
+    /** 0 pending, 1 fulfilled (value), 2 rejected or threw (value is the reason). */
+    state: number;
+    value: unknown;
+  }
+  let pending: Record<number, Pending> = create(null) as Record<number, Pending>;
+  let nextTicket = 0;
+  const settle = async (record: Pending, answer: unknown): Promise<void> => {
+    try {
+      const value: unknown = await answer;
+      record.value = value;
+      record.state = 1;
+    } catch (error) {
+      record.value = error;
+      record.state = 2;
+    }
+  };
+
   return {
     out,
     missing: MISSING,
@@ -372,6 +424,8 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       instances = [];
       checkedInstance = NONE;
       fixtures = Object.create(null);
+      // A call that never settled may settle later: into a record nobody reads any more.
+      pending = create(null) as Record<number, Pending>;
     },
     makeFixture(name, key, argsJson) {
       try {
@@ -394,19 +448,9 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     },
     call(target, method, kinds, ...args) {
       try {
-        const instance = instances[target] as Record<string, unknown> | undefined;
-        if (instance === undefined || instance === null) {
-          throw new BaseError(
-            `the suite called ${method} before constructing ${toText((Learner as { name?: unknown }).name)}`,
-          );
-        }
-        const fn = instance[method];
-        if (typeof fn !== 'function') {
-          throw new BaseTypeError(
-            `${toText((Learner as { name?: unknown }).name)} has no method ${method}()`,
-          );
-        }
-        return reply(apply(fn as () => unknown, instance, rebuild(kinds, args)));
+        const instance = instances[target];
+        const fn = methodOf(instance, method);
+        return reply(apply(fn, instance, rebuild(kinds, args)));
       } catch (error) {
         return threw(error);
       }
@@ -461,6 +505,37 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       const reads = clockReads;
       clockReads = 0;
       return reads;
+    },
+    begin(target, method, kinds, ...args) {
+      const ticket = nextTicket++;
+      const record: Pending = { state: 0, value: undefined };
+      pending[ticket] = record;
+      try {
+        const instance = instances[target];
+        const fn = methodOf(instance, method);
+        const answer = apply(fn, instance, rebuild(kinds, args));
+        if (primitive(answer)) {
+          record.value = answer;
+          record.state = 1;
+        } else {
+          void settle(record, answer);
+        }
+      } catch (error) {
+        record.value = error;
+        record.state = 2;
+      }
+      return ticket;
+    },
+    settled(ticket) {
+      const record = pending[ticket];
+      if (record === undefined || record.state === 0) return -1;
+      delete pending[ticket];
+      try {
+        return record.state === 1 ? reply(record.value) : threw(record.value);
+      } catch (error) {
+        // An answer's getter threw as it was read, as it would have in a synchronous call.
+        return threw(error);
+      }
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');

@@ -42,6 +42,16 @@ export interface Port {
   dropInstances(): void;
   /** Optional: how often the code read the real time since last asked. */
   clockReads?(): number;
+  /**
+   * Optional (async cases): calls a method and returns a ticket for its answer, which may be a
+   * promise. The port awaits it on its side: the learner's realm awaits the learner's promise itself.
+   */
+  begin?(target: number, method: string, args: readonly unknown[]): number;
+  /**
+   * The reply of the call of `ticket` once its answer has settled (given once), or undefined while
+   * it has not. Read it at once, as any reply.
+   */
+  settled?(ticket: number): Reply | undefined;
 }
 
 export const NOT_CONSTRUCTED = (className: string, method: string): string =>
@@ -128,9 +138,21 @@ export function directPort(cls: AnyClass): Port {
       return { ok: false, error: describeError(error) };
     }
   };
+  const call = (target: number, method: string, args: readonly unknown[]): Reply =>
+    attempt(() => {
+      const instance = instances[target] as Record<string, unknown> | undefined;
+      if (instance === undefined) throw new Error(NOT_CONSTRUCTED(cls.name, method));
+      const fn = instance[method];
+      if (typeof fn !== 'function') throw new TypeError(`${cls.name} has no method ${method}()`);
+      return (fn as (...a: unknown[]) => unknown).apply(instance, resolve(args));
+    });
+  // Async calls: the reference is trusted, so its promises are awaited here directly.
+  let settledReplies = new Map<number, Reply | undefined>();
+  let nextTicket = 0;
   return {
     reset(specs) {
       instances = [];
+      settledReplies = new Map();
       fixtures = new Map();
       // In the order listed: a fixture may be handed the ones before it.
       for (const [name, spec] of Object.entries(specs ?? {})) {
@@ -143,14 +165,31 @@ export function directPort(cls: AnyClass): Port {
         return null;
       });
     },
-    call(target, method, args) {
-      return attempt(() => {
-        const instance = instances[target] as Record<string, unknown> | undefined;
-        if (instance === undefined) throw new Error(NOT_CONSTRUCTED(cls.name, method));
-        const fn = instance[method];
-        if (typeof fn !== 'function') throw new TypeError(`${cls.name} has no method ${method}()`);
-        return (fn as (...a: unknown[]) => unknown).apply(instance, resolve(args));
-      });
+    call,
+    begin(target, method, args) {
+      const ticket = nextTicket++;
+      const replies = settledReplies;
+      const reply = call(target, method, args);
+      const value = reply.ok ? reply.value : undefined;
+      const thenable =
+        (typeof value === 'object' || typeof value === 'function') &&
+        value !== null &&
+        typeof (value as { then?: unknown }).then === 'function';
+      if (!thenable) {
+        replies.set(ticket, reply);
+        return ticket;
+      }
+      replies.set(ticket, undefined);
+      Promise.resolve(value).then(
+        (settled) => replies.set(ticket, { ok: true, value: settled }),
+        (error: unknown) => replies.set(ticket, { ok: false, error: describeError(error) }),
+      );
+      return ticket;
+    },
+    settled(ticket) {
+      const reply = settledReplies.get(ticket);
+      if (reply !== undefined) settledReplies.delete(ticket);
+      return reply;
     },
     hasFixture: (name) => fixtures.has(name),
     fixtureCall(name, method, args) {

@@ -11,7 +11,12 @@ export type ChildMessage =
       stack?: string;
       output: string;
     }
-  | { type: 'result'; index: number; result: CaseResult; output: string };
+  | { type: 'result'; index: number; result: CaseResult; output: string }
+  /**
+   * An async case, once its calls are listed: waiting for their answers may take up to `ms` of wall
+   * time besides its CPU time (steps × call deadline), so the parent's wall backstop moves that much.
+   */
+  | { type: 'waiting'; index: number; ms: number };
 
 export interface OpenRequest {
   type: 'open';

@@ -344,6 +344,16 @@ export class LearnerRealm implements Port {
     this.bridge.dropInstances();
   }
 
+  begin(target: number, method: string, args: readonly unknown[]): number {
+    const { kinds, values } = this.encode(args);
+    return Number(this.bridge.begin(target, method, kinds, ...values));
+  }
+
+  settled(ticket: number): Reply | undefined {
+    const code = this.bridge.settled(ticket);
+    return code < 0 ? undefined : this.read(code);
+  }
+
   clockReads(): number {
     return Number(this.bridge.takeClockReads());
   }

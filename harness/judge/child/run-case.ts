@@ -11,6 +11,8 @@ import {
   type CallSource,
   type Case,
   type Encoded,
+  type FixedCase,
+  type GeneratedCase,
   type PropertyCase,
   type Suite,
 } from '../../suite.ts';
@@ -40,7 +42,7 @@ const loadFastCheck = (): typeof FastCheck =>
 /** Fixed seed: a property case must fail the same way on every run. */
 export const PROPERTY_SEED = 20261129;
 /** Cases up to this many calls are shown whole. */
-const SHOW_WHOLE = 40;
+export const SHOW_WHOLE = 40;
 
 /**
  * CPU time of this process in ms. Verdicts are timed in CPU time, as LeetCode times them, so that a
@@ -66,6 +68,8 @@ export interface RunContext {
   wrongs?: KnownWrong[];
   /** The learner's class in a realm of its own, freshly loaded: nothing earlier cases left. */
   fresh?: () => Port | undefined;
+  /** Async cases: told the most wall time the case may spend waiting for answers, in ms. */
+  onWaiting?: (ms: number) => void;
 }
 
 /** Whether a failed case passes on a freshly loaded module, i.e. earlier cases broke it. */
@@ -127,8 +131,18 @@ function withMistakes(
   return mimics.length > 0 ? { ...result, mimics } : result;
 }
 
-export function runCase(c: Case, ctx: RunContext): CaseResult {
-  const base: CaseResult = {
+/** How a suite compares an answer with the one expected. */
+export function caseEquals(suite: Suite): Equals {
+  const own = suite.equals;
+  // A suite's own comparison may look at every field of an answer: say so, so that it gets them.
+  return own
+    ? Object.assign((expected: unknown, actual: unknown) => own(expected, actual), { custom: true })
+    : answerEquals(suite.fieldTolerance);
+}
+
+/** A case's result before it has run: passed until something says otherwise. */
+export function caseBase(c: Case): CaseResult {
+  return {
     name: c.name,
     tier: c.tier,
     trap: c.trap,
@@ -137,11 +151,40 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     status: 'passed',
     ms: 0,
   };
-  const own = ctx.suite.equals;
-  // A suite's own comparison may look at every field of an answer: say so, so that it gets them.
-  const equals: Equals = own
-    ? Object.assign((expected: unknown, actual: unknown) => own(expected, actual), { custom: true })
-    : answerEquals(ctx.suite.fieldTolerance);
+}
+
+/**
+ * The result of a played case: its calls, and the memory its instances keep. Memory decides nothing
+ * once the case failed on its answers or its time: then it is not measured (each measurement costs
+ * full garbage collections).
+ */
+export function playedResult(
+  c: FixedCase | GeneratedCase,
+  ctx: RunContext,
+  driven: DriveResult,
+  ms: number,
+): CaseResult {
+  const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  const measured =
+    c.retainedLimitMb !== undefined &&
+    driven.thrown === undefined &&
+    driven.divergedAt === undefined &&
+    ms <= limit;
+  const result: CaseResult = {
+    ...caseBase(c),
+    ms,
+    input: isFixed(c) ? undefined : c.describe,
+    calls: driven.records,
+    totalCalls: driven.totalCalls,
+    divergedAt: driven.divergedAt,
+  };
+  if (measured) result.retainedMb = retainedBy(ctx.learner, c.retainedLimitMb);
+  return result;
+}
+
+export function runCase(c: Case, ctx: RunContext): CaseResult {
+  const base = caseBase(c);
+  const equals = caseEquals(ctx.suite);
   if (!isFixed(c) && !isGenerated(c)) return runProperty(c, ctx, base, equals);
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
@@ -158,26 +201,8 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
   });
   const ms = Math.round(cpuMs() - started);
   const readRealTime = (ctx.learner.clockReads?.() ?? 0) > 0;
-  // Memory decides nothing once the case failed on its answers or its time: then it is not measured
-  // (each measurement costs full garbage collections).
-  const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
-  const measured =
-    c.retainedLimitMb !== undefined &&
-    driven.thrown === undefined &&
-    driven.divergedAt === undefined &&
-    ms <= limit;
-  const retainedMb = measured ? retainedBy(ctx.learner, c.retainedLimitMb) : undefined;
-  const result: CaseResult = {
-    ...base,
-    ms,
-    input: isFixed(c) ? undefined : c.describe,
-    calls: driven.records,
-    totalCalls: driven.totalCalls,
-    divergedAt: driven.divergedAt,
-  };
-  if (retainedMb !== undefined) result.retainedMb = retainedMb;
   return withMistakes(
-    classify(result, driven, c, ctx),
+    classify(playedResult(c, ctx, driven, ms), driven, c, ctx),
     driven,
     c,
     ctx,
@@ -187,7 +212,12 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
   );
 }
 
-function classify(result: CaseResult, driven: DriveResult, c: Case, ctx: RunContext): CaseResult {
+export function classify(
+  result: CaseResult,
+  driven: DriveResult,
+  c: Case,
+  ctx: RunContext,
+): CaseResult {
   if (driven.thrown) return thrownResult(result, driven.thrown, ctx);
   if (driven.divergedAt !== undefined) {
     return {
@@ -266,7 +296,7 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
  * them. Measuring by difference leaves out what the run left behind that is not theirs (compiled
  * code, type feedback). ArrayBuffers count too: a typed array's contents live outside the JS heap.
  */
-function retainedBy(learner: Port, limitMb = Infinity): number {
+export function retainedBy(learner: Port, limitMb = Infinity): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('memory is measured only with --expose-gc');
   const reading = (): number => {

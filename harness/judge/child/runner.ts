@@ -2,9 +2,19 @@
 // runs one of them against the learner's class. It runs in the judge's own realm, beside the
 // reference; the learner's class lives in a realm of its own and is reached only through a Port.
 import type { CaseInfo, CaseResult } from '../outcome.ts';
-import { caseHints, type AnyClass, type Suite } from '../../suite.ts';
+import {
+  caseHints,
+  isAsyncCase,
+  isFixed,
+  isParallel,
+  decode,
+  type AnyClass,
+  type Case,
+  type Suite,
+} from '../../suite.ts';
 import type { Port } from './port.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
+import { runCaseAsync } from './run-case-async.ts';
 
 export interface ContextRunner {
   cases: CaseInfo[];
@@ -18,6 +28,16 @@ export interface ContextRunner {
     mapStack: (stack: string) => string,
     fresh?: () => Port | undefined,
   ): CaseResult;
+  /** Whether case `index` is async: then it is run by runAsync, not run. */
+  isAsync(index: number): boolean;
+  runAsync(
+    index: number,
+    learner: Port,
+    className: string,
+    learnerFile: string,
+    mapStack: (stack: string) => string,
+    onWaiting?: (ms: number) => void,
+  ): Promise<CaseResult>;
 }
 
 /** What a problem's runner script leaves on the judge's global (see runnerBundle in compile.ts). */
@@ -57,7 +77,19 @@ function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
   };
 }
 
+/** A suite's mistakes the judge can see before running anything, thrown as errors. */
+function checkCase(suite: Suite, c: Case): void {
+  if (isAsyncCase(suite, c)) {
+    if (!isFixed(c) && !('generate' in c)) {
+      throw new Error(`case "${c.name}": a property case cannot be async`);
+    }
+  } else if (isFixed(c) && decode(c).some(isParallel)) {
+    throw new Error(`case "${c.name}": a parallel step needs an async case`);
+  }
+}
+
 export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): ContextRunner {
+  for (const c of suite.cases) checkCase(suite, c);
   const wrongs = wrongModules.map(knownWrong).filter((w) => w !== undefined);
   const fixtureSources = new Set<string>();
   for (const c of suite.cases) {
@@ -80,6 +112,16 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);
       return runCase(c, { suite, learner, className, learnerFile, mapStack, wrongs, fresh });
+    },
+    isAsync(index) {
+      const c = suite.cases[index];
+      return c !== undefined && isAsyncCase(suite, c);
+    },
+    runAsync(index, learner, className, learnerFile, mapStack, onWaiting) {
+      const c = suite.cases[index];
+      if (!c) throw new Error(`no case ${index}`);
+      const ctx = { suite, learner, className, learnerFile, mapStack, wrongs, onWaiting };
+      return runCaseAsync(c, ctx);
     },
   };
 }

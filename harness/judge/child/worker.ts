@@ -110,6 +110,23 @@ class Problem {
     };
   }
 
+  /** An async case: its calls are awaited, so its result comes later. */
+  async runAsync(index: number): Promise<{ result: CaseResult; output: string }> {
+    if (!this.loaded) throw new Error('the learner was not loaded');
+    const { className, learnerFile } = this.request;
+    // The parent's wall backstop learns how long the case may wait, so that it stops only a child
+    // that gets no CPU, never one waiting within its call deadlines.
+    const result = await this.runner.runAsync(
+      index,
+      this.realm,
+      className,
+      learnerFile,
+      this.mapStack,
+      (ms) => send({ type: 'waiting', index, ms }),
+    );
+    return { result, output: this.realm.drainOutput() };
+  }
+
   run(index: number): { result: CaseResult; output: string } {
     if (!this.loaded) throw new Error('the learner was not loaded');
     const { className, learnerFile } = this.request;
@@ -137,12 +154,28 @@ export function handleMessage(message: ParentMessage): void {
       if (current) send(current.load(message.code, message.libraries ?? []));
       break;
     case 'run':
-      if (current) send({ type: 'result', index: message.index, ...current.run(message.index) });
+      if (!current) break;
+      // Synchronous cases keep the synchronous path, untouched. The parent sends nothing else while
+      // a case runs (it waits for the result, or kills this process), so an async one is alone too.
+      if (current.runner.isAsync(message.index)) runAsync(current, message.index);
+      else send({ type: 'result', index: message.index, ...current.run(message.index) });
       break;
     case 'close':
       current = undefined;
       break;
   }
+}
+
+function runAsync(problem: Problem, index: number): void {
+  problem.runAsync(index).then(
+    (ran) => send({ type: 'result', index, ...ran }),
+    // A mistake of the suite's or the judge's, as a throw is in a synchronous case: it ends this
+    // process (an exception of the learner's is a result, never this).
+    (error: unknown) =>
+      process.nextTick(() => {
+        throw error;
+      }),
+  );
 }
 
 /**

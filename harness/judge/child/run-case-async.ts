@@ -1,0 +1,52 @@
+// Runs one async case (see `Suite.async`) and turns what happened into a CaseResult, as runCase does
+// for the others. The time limit counts CPU time here too, so the time spent waiting for answers
+// costs none of it; a call that does not settle within its deadline is the case's time limit.
+import type { CaseResult } from '../outcome.ts';
+import {
+  decode,
+  fromCalls,
+  isFixed,
+  isGenerated,
+  type Case,
+  type CallSource,
+} from '../../suite.ts';
+import { DEFAULT_CALL_DEADLINE_MS, driveAsync } from './drive-async.ts';
+import {
+  caseEquals,
+  classify,
+  cpuMs,
+  playedResult,
+  SHOW_WHOLE,
+  type RunContext,
+} from './run-case.ts';
+
+export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult> {
+  if (!isFixed(c) && !isGenerated(c)) {
+    throw new Error(`case "${c.name}": a property case cannot be async`);
+  }
+  const equals = caseEquals(ctx.suite);
+  const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
+  const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
+  const callDeadlineMs = c.callDeadlineMs ?? ctx.suite.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+  ctx.learner.clockReads?.();
+  const started = cpuMs();
+  const driven = await driveAsync(calls, ctx.learner, {
+    className: ctx.className,
+    equals,
+    keepAll,
+    stopAfterDivergence: !keepAll,
+    fixtures: c.fixtures,
+    tolerance: ctx.suite.fieldTolerance,
+    callDeadlineMs,
+    onListed: (steps) => ctx.onWaiting?.(steps * callDeadlineMs),
+  });
+  const ms = Math.round(cpuMs() - started);
+  // Read to start the next case from zero: the real-time trap is named only for synchronous cases.
+  ctx.learner.clockReads?.();
+  const result = playedResult(c, ctx, driven, ms);
+  if (driven.unsettled !== undefined) {
+    return { ...result, status: 'time-limit-exceeded', message: driven.unsettled };
+  }
+  // The known mistakes are not replayed for async cases (mimic.ts plays them synchronously).
+  return classify(result, driven, c, ctx);
+}
