@@ -14,6 +14,7 @@ import {
   type OpenRequest,
   type ParentMessage,
 } from './protocol.ts';
+import { guardIntrinsics } from './intrinsics.ts';
 import { LearnerRealm } from './realm.ts';
 import { learnerStack } from './stack.ts';
 import { readFileSync } from 'node:fs';
@@ -137,6 +138,9 @@ class Problem {
   }
 }
 
+/** Puts the built-ins back after each case: known-wrong code replayed in this realm may bend them. */
+const restoreIntrinsics = guardIntrinsics();
+
 let current: Problem | undefined;
 let watching = false;
 
@@ -158,7 +162,11 @@ export function handleMessage(message: ParentMessage): void {
       // Synchronous cases keep the synchronous path, untouched. The parent sends nothing else while
       // a case runs (it waits for the result, or kills this process), so an async one is alone too.
       if (current.runner.isAsync(message.index)) runAsync(current, message.index);
-      else send({ type: 'result', index: message.index, ...current.run(message.index) });
+      else {
+        const ran = current.run(message.index);
+        restoreIntrinsics();
+        send({ type: 'result', index: message.index, ...ran });
+      }
       break;
     case 'close':
       current = undefined;
@@ -168,7 +176,10 @@ export function handleMessage(message: ParentMessage): void {
 
 function runAsync(problem: Problem, index: number): void {
   problem.runAsync(index).then(
-    (ran) => send({ type: 'result', index, ...ran }),
+    (ran) => {
+      restoreIntrinsics();
+      send({ type: 'result', index, ...ran });
+    },
     // A mistake of the suite's or the judge's, as a throw is in a synchronous case: it ends this
     // process (an exception of the learner's is a result, never this).
     (error: unknown) =>
