@@ -31,12 +31,12 @@ test('added, replaced and deleted properties of the built-ins are put back', () 
 });
 
 test('nothing changed, nothing done: the same descriptors stay', () => {
-  const before = Object.getOwnPropertyDescriptors(Array.prototype) as Record<
+  const before = Object.getOwnPropertyDescriptors(Array.prototype) as unknown as Record<
     PropertyKey,
     PropertyDescriptor
   >;
   guardIntrinsics()();
-  const after = Object.getOwnPropertyDescriptors(Array.prototype) as Record<
+  const after = Object.getOwnPropertyDescriptors(Array.prototype) as unknown as Record<
     PropertyKey,
     PropertyDescriptor
   >;
