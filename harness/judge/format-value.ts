@@ -1,10 +1,12 @@
 // Renders any value the learner's code may return as short, JSON-like text.
 import { isFixtureRef } from '../suite.ts';
 const MAX_LENGTH = 120;
+/** Ends a value cut at MAX_LENGTH. */
+export const CUT = '…';
 
 export function formatValue(value: unknown): string {
   const text = render(value, 0);
-  return text.length > MAX_LENGTH ? `${text.slice(0, MAX_LENGTH - 1)}…` : text;
+  return text.length > MAX_LENGTH ? `${text.slice(0, MAX_LENGTH - 1)}${CUT}` : text;
 }
 
 function render(value: unknown, depth: number): string {

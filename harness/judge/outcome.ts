@@ -31,6 +31,11 @@ export interface CallRecord {
   note?: string;
   /** For an answer that is an object: the fields that differ from the expected ones. */
   fields?: string[];
+  /**
+   * Those fields' values, expected against actual, when the whole answers were too long to show in
+   * full: the difference may be in the part cut off.
+   */
+  differences?: { field: string; expected: string; actual: string }[];
   /** Which instance the call went to, in a case that drives several. */
   target?: number;
 }

@@ -116,7 +116,14 @@ function callLine(
   }
   lines.push(wrap(`          expected ${expected}`, WIDTH, ' '.repeat(19)));
   lines.push(wrap(`          actual   ${paint(actual)}`, WIDTH, ' '.repeat(19)));
-  if (call.fields && call.fields.length > 0) {
+  if (call.differences && call.differences.length > 0) {
+    // The answers were cut short: the fields that differ, each in full (up to its own cut).
+    for (const { field, expected: want, actual: got } of call.differences) {
+      lines.push(style.red(`          differs: ${oneLine(field)}`));
+      lines.push(wrap(`            expected ${oneLine(want)}`, WIDTH, ' '.repeat(21)));
+      lines.push(wrap(`            actual   ${paint(oneLine(got))}`, WIDTH, ' '.repeat(21)));
+    }
+  } else if (call.fields && call.fields.length > 0) {
     lines.push(style.red(`          differs: ${call.fields.map(oneLine).join(', ')}`));
   }
   return lines;

@@ -1,6 +1,6 @@
 // Plays a sequence of calls against a class and records how each one went. This is the only place
 // learner methods are called, so it is where their exceptions are caught and classified.
-import { formatArgs, formatValue } from '../format-value.ts';
+import { CUT, formatArgs, formatValue } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
@@ -179,9 +179,44 @@ export function format(
   // Instance 0 is every call's target unless a case drives several: only others are marked.
   if (call.target !== undefined && call.target !== 0) record.target = call.target;
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
-    record.fields = differingFields(call.expected, raw.actual, tolerance);
+    const fields = differingFields(call.expected, raw.actual, tolerance);
+    record.fields = fields;
+    if (record.expected.endsWith(CUT) || record.actual.endsWith(CUT)) {
+      const expected = call.expected;
+      const actual = raw.actual;
+      record.differences = fields
+        .flatMap((field) => leafDifferences(field, expected[field], actual, field))
+        .slice(0, MAX_DIFFERENCES);
+    }
   }
   return record;
+}
+
+/** Differences shown for one answer: enough to see the pattern. */
+const MAX_DIFFERENCES = 5;
+
+/**
+ * Where two answers differ, down to the innermost field (`headers.Retry-After`), each value
+ * formatted on its own: an answer too long to show whole may differ only in the part cut off.
+ */
+function leafDifferences(
+  path: string,
+  expected: unknown,
+  holder: Record<string, unknown>,
+  key: string,
+): NonNullable<CallRecord['differences']> {
+  if (!Object.hasOwn(holder, key)) {
+    return [{ field: path, expected: formatValue(expected), actual: '(none)' }];
+  }
+  const actual = holder[key];
+  if (isPlainObject(expected) && isPlainObject(actual)) {
+    return Object.keys(expected)
+      .filter(
+        (inner) => !Object.hasOwn(actual, inner) || !deepEquals(expected[inner], actual[inner]),
+      )
+      .flatMap((inner) => leafDifferences(`${path}.${inner}`, expected[inner], actual, inner));
+  }
+  return [{ field: path, expected: formatValue(expected), actual: formatValue(actual) }];
 }
 
 /** Thrown through a case's generator to stop it early; never escapes drive(). */
