@@ -57,11 +57,17 @@ function randomPings(options: {
 const SCALE_WINDOW = 300_000;
 const SCALE_PINGS = 350_000;
 
-// The memory case: a ping every MEMORY_GAP ms with the default window, so only 4 are ever in it,
-// while the pings made add up to MEMORY_PINGS: what a counter keeps must follow the window. (A
-// counter that keeps every ping holds about 4.6 MB of them at the end.)
+// The memory case: first a burst of MEMORY_BURST pings, one a ms, that all leave the window in one
+// ping; then a ping every MEMORY_GAP ms with the default window, so only 4 are ever in it, while the
+// pings made add up to MEMORY_PINGS: what a counter keeps must follow the window. (A counter that
+// keeps every ping holds about 4.6 MB of them at the end.) The burst is for a counter that cuts its
+// dead prefix off only when it is small, or at one exact length, to keep each ping cheap: a
+// thousand pings leaving at once jump past that, and it never cuts again.
+const MEMORY_BURST = 1100;
 const MEMORY_PINGS = 400_000;
 const MEMORY_GAP = 1000;
+/** Where the pings one every MEMORY_GAP ms start: the burst has left the window by then. */
+const MEMORY_START = MEMORY_BURST + 3000 + 1;
 
 export default defineSuite({
   reference: RecentCounter,
@@ -171,23 +177,28 @@ export default defineSuite({
       },
     },
     {
-      name: '4·10^5 pings, 4 in the window',
+      name: '1100 pings that leave at once, then 4·10^5 pings, 4 in the window',
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
         memory:
-          'Follow-up: the counter runs for a long time, but only the pings of the last 3000 ms can ever count again. What it keeps should follow the window, not every ping it has seen: skipping over old pings is not the same as letting them go.',
+          'Follow-up: the counter runs for a long time, but only the pings of the last 3000 ms can ever count again. What it keeps should follow the window, not every ping it has seen: skipping over old pings is not the same as letting them go, whether they leave a few at a time or a thousand at once.',
         slow: 'Follow-up: the counter runs for a long time. Each ping should cost O(1) on average, including whatever work goes into letting old pings go.',
       },
-      describe: `RecentCounter(), then ping(${MEMORY_GAP}), ping(${2 * MEMORY_GAP}), …, ping(${MEMORY_PINGS * MEMORY_GAP}): one every ${MEMORY_GAP} ms`,
+      describe: `RecentCounter(), then ping(1), ping(2), …, ping(${MEMORY_BURST}), then ping(${MEMORY_START + MEMORY_GAP}), ping(${MEMORY_START + 2 * MEMORY_GAP}), …, ping(${MEMORY_START + MEMORY_PINGS * MEMORY_GAP}): one every ${MEMORY_GAP} ms`,
       timeLimitMs: 2000,
       retainedLimitMb: 0.4,
       generate(emit) {
         emit({ method: 'RecentCounter', args: [], expected: null });
         const call = { method: 'ping', args: [0], expected: 0 };
+        for (let t = 1; t <= MEMORY_BURST; t++) {
+          call.args[0] = t;
+          call.expected = t;
+          emit(call);
+        }
         const inWindow = 3000 / MEMORY_GAP + 1;
         for (let i = 1; i <= MEMORY_PINGS; i++) {
-          call.args[0] = i * MEMORY_GAP;
+          call.args[0] = MEMORY_START + i * MEMORY_GAP;
           call.expected = Math.min(i, inWindow);
           emit(call);
         }

@@ -267,13 +267,18 @@ function driftCalls(emit: (call: Call) => void): void {
   }
 }
 
-// The idle-eviction case. One limiter, T = 100 ms and a burst of 4, so a key's state can matter
-// for at most 400 ms after its last request. First IDLE_KEYS keys make one request each,
+// The idle-eviction case. One limiter, 10 requests a second (T = 100 ms) and a burst of 4, so a
+// key's state can matter for at most 400 ms after its last request. (Not a limit of 1: then a
+// time in ticks reads the same as one in milliseconds, and a limiter that kept each state for
+// burst · periodMs · limit ms instead of burst · periodMs / limit would go unseen.) First IDLE_KEYS keys make one request each,
 // IDLE_PER_STEP between clock steps of STEP ms (one interval); then the clock moves on by far more
 // than any state can last. The key "hot" spends its burst, and FRESH_STEPS steps follow, each with
 // FRESH_PER_STEP calls on new keys (allow and peek in turn) and then the one request "hot" is due:
 // so "hot" always holds 0 or 1 of its 4 tokens, never as good as new, yet able to send a request
-// while the other calls come. After one more step it is asked once more.
+// while the other calls come. After one more step it is asked once more. Last, on a second limiter
+// whose keys' state lasts less than a millisecond (T = 1/7 ms and a burst of 3: 3/7 ms), key "a"
+// spends its burst at one instant, a peek at another key coming between: a state dropped after a
+// lifetime rounded down to 0 ms is gone by the third call, and "a" gets a request too many.
 // The keys that go quiet are 1000 characters long, the size of a bearer token (a JWT) a service
 // might key on, and each is a string of its own, not pieces of a shared one: a limiter that keeps
 // every key keeps about 1 KB for each, 11 MB in all, against a limit of 1 MB. The later keys are
@@ -282,8 +287,10 @@ function driftCalls(emit: (call: Call) => void): void {
 // than the grade's whole budget; test/design/gcra-limiter.test.ts plays those sizes against the
 // reference directly. A limit under ~1 MB is not safe: the memory gauge reads up to ~0.3 MB of
 // noise now and then.)
-const IDLE_LIMIT = 1;
-const IDLE_PERIOD = 100;
+const IDLE_LIMIT = 10;
+const IDLE_PERIOD = 1000;
+/** T in ms, a whole number here. */
+const IDLE_T = IDLE_PERIOD / IDLE_LIMIT;
 const IDLE_BURST = 4;
 const STEP = 100;
 const IDLE_KEYS = 10_000;
@@ -309,12 +316,12 @@ function idleCalls(emit: (call: Call) => void): void {
   const advance = { method: 'clock.advance', args: [STEP], expected: null };
   let now = IDLE_START;
   // A key never seen at `now`: allowed, with the rest of its burst, on schedule again T later.
-  const fresh = ok(IDLE_BURST - 1, now + IDLE_PERIOD, now);
+  const fresh = ok(IDLE_BURST - 1, now + IDLE_T, now);
   const call = { method: 'allow', args: [''], expected: fresh as unknown };
   const step = (): void => {
     emit(advance);
     now += STEP;
-    fresh.resetAt = now + IDLE_PERIOD;
+    fresh.resetAt = now + IDLE_T;
     fresh.retryAt = now;
   };
   for (let i = 0; i < IDLE_KEYS; i++) {
@@ -328,11 +335,11 @@ function idleCalls(emit: (call: Call) => void): void {
   now += hour;
   const hot = { method: 'allow', args: ['hot'], expected: null as unknown };
   for (let k = 1; k <= IDLE_BURST; k++) {
-    hot.expected = ok(IDLE_BURST - k, now + k * IDLE_PERIOD, now);
+    hot.expected = ok(IDLE_BURST - k, now + k * IDLE_T, now);
     emit(hot);
   }
   // The schedule of "hot": IDLE_BURST intervals ahead right after each of its requests.
-  let hotTat = now + IDLE_BURST * IDLE_PERIOD;
+  let hotTat = now + IDLE_BURST * IDLE_T;
   for (let s = 0, j = 0; s < FRESH_STEPS; s++) {
     step();
     for (let c = 0; c < FRESH_PER_STEP; c++, j++) {
@@ -341,15 +348,24 @@ function idleCalls(emit: (call: Call) => void): void {
       emit(call);
     }
     // One interval since its last request: one token is back, exactly enough.
-    hotTat += IDLE_PERIOD;
+    hotTat += IDLE_T;
     hot.expected = ok(0, hotTat, now);
     emit(hot);
   }
   // One token back again, one short of a request of cost 2.
   step();
   const last = { method: 'peek', args: ['hot', 2], expected: null as unknown };
-  last.expected = no(1, hotTat, hotTat + 2 * IDLE_PERIOD - IDLE_BURST * IDLE_PERIOD);
+  last.expected = no(1, hotTat, hotTat + 2 * IDLE_T - IDLE_BURST * IDLE_T);
   emit(last);
+  // The second limiter: each request moves the key's TAT 1 tick (1/7 ms) of the 3 it may run ahead.
+  emit({ method: CLASS, args: [7, 1, 3, CLOCK], expected: null, target: 1 });
+  const second = (method: string, key: string, expected: unknown): void =>
+    emit({ method, args: [key], expected, target: 1 });
+  second('allow', 'a', ok(2, now + 1, now));
+  second('peek', 'b', ok(2, now + 1, now));
+  second('allow', 'a', ok(1, now + 1, now));
+  second('allow', 'a', ok(0, now + 1, now));
+  second('allow', 'a', no(0, now + 1, now + 1));
 }
 
 export default defineSuite({
@@ -786,7 +802,7 @@ export default defineSuite({
         wrong:
           'Follow-up: only a key whose schedule has caught up with now may be forgotten. One that is still short of its burst must keep its state, however much other traffic passes.',
       },
-      describe: `GcraLimiter(${IDLE_LIMIT}, ${IDLE_PERIOD}, ${IDLE_BURST}, clock), the clock at ${IDLE_START}: allow on ${IDLE_KEYS} keys (${TOKEN_LENGTH} characters each), ${IDLE_PER_STEP} between clock steps of ${STEP} ms; an hour later "hot" spends its burst; then ${FRESH_STEPS} steps of ${STEP} ms, each with ${FRESH_PER_STEP} calls on new short keys (allow and peek in turn) and then the one request "hot" is due; a last step, and peek("hot", 2)`,
+      describe: `GcraLimiter(${IDLE_LIMIT}, ${IDLE_PERIOD}, ${IDLE_BURST}, clock), the clock at ${IDLE_START}: allow on ${IDLE_KEYS} keys (${TOKEN_LENGTH} characters each), ${IDLE_PER_STEP} between clock steps of ${STEP} ms; an hour later "hot" spends its burst; then ${FRESH_STEPS} steps of ${STEP} ms, each with ${FRESH_PER_STEP} calls on new short keys (allow and peek in turn) and then the one request "hot" is due; a last step, and peek("hot", 2); then GcraLimiter(7, 1, 3, clock): allow("a"), peek("b"), allow("a") three times, all at one instant`,
       timeLimitMs: 4000,
       retainedLimitMb: 1,
       fixtures: { clock: fakeClock(IDLE_START) },
