@@ -1,7 +1,7 @@
 // Shared by the project's tests: a captured IO, scratch folders, and learner files written on the fly
 // (kept as strings so that deliberately broken code never reaches lint or typecheck).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeStyle } from '../harness/terminal/style.ts';
@@ -44,13 +44,11 @@ export class RecentCounter {
 `;
 }
 
-/** Runs `npm run --silent ARGS` in a copy of the repo, without colours, as a script would. */
-export function runNpm(
-  repo: string,
-  args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string } = {},
-): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync('npm', ['run', '--silent', ...args], {
+type RunOptions = { env?: Record<string, string | undefined>; input?: string };
+type RunResult = { code: number | null; stdout: string; stderr: string };
+
+function runIn(repo: string, command: string, args: string[], options: RunOptions): RunResult {
+  const result = spawnSync(command, args, {
     cwd: repo,
     input: options.input ?? '',
     encoding: 'utf8',
@@ -64,4 +62,27 @@ export function runNpm(
     timeout: 120_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs `npm run --silent ARGS` in a copy of the repo, without colours, as a script would. */
+export function runNpm(repo: string, args: string[], options: RunOptions = {}): RunResult {
+  return runIn(repo, 'npm', ['run', '--silent', ...args], options);
+}
+
+/**
+ * Runs what `npm run --silent NAME [--] ARGS` runs, without npm: the copy's package.json script
+ * NAME, through `sh -c` with ARGS appended, as npm runs it. The command's output is the same (npm
+ * adds nothing to it when silent) at a fraction of the CPU time; runNpm is for what npm itself does.
+ */
+export function runScript(repo: string, args: string[], options: RunOptions = {}): RunResult {
+  const [name = '', ...rest] = args;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const script = scripts[name];
+  if (script === undefined) throw new Error(`package.json has no script "${name}"`);
+  const passed = rest[0] === '--' ? rest.slice(1) : rest;
+  return runIn(repo, 'sh', ['-c', `${script} "$@"`, name, ...passed], options);
 }

@@ -12,8 +12,8 @@ import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 const problem = findProblem(loadProblems(), '933')!;
 const dir = scratchDir('robustness');
 
-async function judgeSource(name: string, source: string) {
-  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source) });
+async function judgeSource(name: string, source: string, budgetMs?: number) {
+  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source), budgetMs });
 }
 
 const correctPing = `
@@ -37,9 +37,11 @@ describe('untrusted learner code', () => {
   });
 
   test('an infinite loop in a method is a time limit, and later cases still run', async () => {
+    // Budget for the hung case and the one after it, not for every case that pings 100.
     const report = await judgeSource(
       'loop-method',
       recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
+      killDeadline(1000) + 500,
     );
     expect(report.verdict).toBe('time-limit-exceeded');
     const statuses = report.cases.map((c) => c.status);
@@ -54,7 +56,8 @@ describe('untrusted learner code', () => {
   test('an infinite loop in the constructor is a time limit within the problem budget', async () => {
     const source = `export class RecentCounter { constructor() { for (;;) {} } ping(t: number) { return t; } }`;
     const started = Date.now();
-    const report = await judgeSource('loop-ctor', source);
+    // A budget of two hung cases rather than the default's four: what counts is that it stops.
+    const report = await judgeSource('loop-ctor', source, 2 * killDeadline(1000));
     expect(report.verdict).toBe('time-limit-exceeded');
     // The budget counts CPU time; wall time only has to stay sane on a busy machine.
     expect(Date.now() - started).toBeLessThan(60_000);
@@ -68,9 +71,11 @@ describe('untrusted learner code', () => {
   });
 
   test('unbounded allocation is a memory limit', async () => {
+    // The verdict is the first case's: no budget for the hogs after it.
     const report = await judgeSource(
       'hog',
       recentCounter(`const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t));`),
+      1,
     );
     expect(report.verdict).toBe('memory-limit-exceeded');
   });

@@ -1,5 +1,5 @@
 // grade, kata and list run in-process against the real catalogue, with captured streams. Progress
-// goes to KATA_STATE_DIR, which vitest.config.ts points at a temporary folder.
+// goes to KATA_STATE_DIR, which test/setup-state-dir.ts points at a temporary folder.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest';

@@ -1,19 +1,44 @@
 // Proves every hidden suite, for every problem folder found: the reference passes everything, each
 // known-wrong implementation is caught by the trap it embodies, the stub is Not Started, and the
-// statement's examples are the suite's example cases.
+// statement's examples are the suite's example cases. The problems are shared out between the
+// files in SHARD_FILES, each of which checks its share (every other problem of the ladder): the
+// largest part of the suite's time, in two files that vitest's two workers run side by side.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { readExpectation } from '../harness/judge/expectation.ts';
-import { judge } from '../harness/judge/judge.ts';
-import { loadProblems } from '../harness/judge/problems.ts';
+import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
+import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { parseExamples } from '../harness/learner/statement.ts';
 import { caseHints, isFixed, type Suite } from '../harness/suite.ts';
 
-for (const problem of loadProblems()) {
+/** The files that call checkProblems, one per share, in the order of their shares. */
+export const SHARD_FILES = ['problems-a.test.ts', 'problems-b.test.ts'];
+
+/** The tests of the problems at places `shard`, `shard + SHARD_FILES.length`, … of the ladder. */
+export function checkProblems(shard: number): void {
+  test('every share of the problems has its file', () => {
+    SHARD_FILES.forEach((file, index) => {
+      const text = readFileSync(path.join(import.meta.dirname, file), 'utf8');
+      expect(text, file).toContain(`checkProblems(${index});`);
+    });
+  });
+  const problems = loadProblems().filter((_, index) => index % SHARD_FILES.length === shard);
+  for (const problem of problems) describeProblem(problem);
+}
+
+function describeProblem(problem: Problem): void {
   describe(problem.dir, () => {
+    // One child process judges this problem's files one after another, as a grade's lane does: its
+    // start and warm-up are paid once, not per file (half of these tests' CPU time). Each
+    // judgement opens the runner in a fresh context, the child puts the built-ins back after every
+    // case, and a child killed by a limit is replaced: no verdict leans on the one before (see
+    // judge-integrity.test.ts and judge-mimic-isolation.test.ts).
+    const slot: SessionSlot = {};
+    afterAll(() => releaseSlot(slot));
+
     test('the reference is accepted and passes every follow-up', async () => {
-      const report = await judge({ problem, solutionFile: problem.referenceFile });
+      const report = await judge({ problem, solutionFile: problem.referenceFile, slot });
       const failing = report.cases
         .filter((c) => c.status !== 'passed')
         .map((c) => `${c.name}: ${c.status} ${c.message ?? ''}`);
@@ -23,7 +48,7 @@ for (const problem of loadProblems()) {
     });
 
     test('the untouched stub is not started', async () => {
-      const report = await judge({ problem, solutionFile: problem.stubFile });
+      const report = await judge({ problem, solutionFile: problem.stubFile, slot });
       expect(report.verdict).toBe('not-started');
     });
 
@@ -74,6 +99,7 @@ for (const problem of loadProblems()) {
           problem,
           solutionFile,
           followUps: (info) => info.trap === expectation.trap,
+          slot,
         });
         const caught = report.cases.filter(
           (c) => c.trap === expectation.trap && c.status !== 'passed',
