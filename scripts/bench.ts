@@ -200,8 +200,13 @@ function benchGrade(): void {
   for (let run = 0; run < TIMING_RUNS; run++) {
     floors.push(timeCommand([vitest, 'run', '--dir', floorDir], REPO_ROOT));
     freshGrades.push(timeCommand(fresh, REPO_ROOT));
-    // What a learner does between two grades: edit one solution (a different one each run).
-    appendFileSync(copies.files[run % copies.files.length] as string, `// edit ${run}\n`);
+    // What a learner does between two grades: edit one solution (a different one each run). Code,
+    // not a comment: a verdict is kept for the same compiled code. Unique, so that no earlier
+    // bench's type check or verdict is found for it.
+    appendFileSync(
+      copies.files[run % copies.files.length] as string,
+      `export const benchEdit${run} = ${Date.now()};\n`,
+    );
     editedGrades.push(timeCommand(grade, REPO_ROOT));
   }
   const floor = median(floors);
