@@ -16,6 +16,19 @@ export const HEAP_LIMIT_MB = 256;
 export const RSS_LIMIT_MB = 512;
 const RSS_POLL_MS = 40;
 /**
+ * The child's V8 flags. Optimising compiles run on the main thread: a compile job in flight holds
+ * the objects it inlines (a closed problem's realm, and through it the learner's instances) until
+ * the main thread installs its code, at a moment no one chooses. Freed between the readings with
+ * and without a case's instances, that memory was counted as the case's (8 MB against a 1 MB limit).
+ * Case time is the process's CPU, so a compile costs the learner the same on either thread.
+ */
+const CHILD_FLAGS = [
+  `--max-old-space-size=${HEAP_LIMIT_MB}`,
+  '--expose-gc',
+  '--enable-source-maps',
+  '--no-concurrent-recompilation',
+];
+/**
  * A case stopped for time whose process grew by more than this was allocating without end: no
  * reference grows by a tenth of it, and the heap cap alone stops a hog at ~300 MB resident.
  */
@@ -98,7 +111,7 @@ export class ChildSession {
 
   constructor(workerBundle: string) {
     this.child = fork(workerBundle, [], {
-      execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--expose-gc', '--enable-source-maps'],
+      execArgv: CHILD_FLAGS,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });

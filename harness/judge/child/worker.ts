@@ -128,6 +128,11 @@ class Problem {
     return { result, output: this.realm.drainOutput() };
   }
 
+  /** Done with: the realm keeps nothing of the learner's (see LearnerRealm.forget). */
+  close(): void {
+    this.realm.forget();
+  }
+
   run(index: number): { result: CaseResult; output: string } {
     if (!this.loaded) throw new Error('the learner was not loaded');
     const { className, learnerFile } = this.request;
@@ -148,6 +153,7 @@ let watching = false;
 export function handleMessage(message: ParentMessage): void {
   switch (message.type) {
     case 'open':
+      current?.close();
       current = new Problem(message);
       send({ type: 'cases', cases: current.runner.cases });
       // Started once the child has answered, so that its start-up is not on the first verdict's path.
@@ -169,6 +175,7 @@ export function handleMessage(message: ParentMessage): void {
       }
       break;
     case 'close':
+      current?.close();
       current = undefined;
       break;
   }
