@@ -15,7 +15,12 @@ test('memory cases right after another problem count only their own instances', 
   for (let attempt = 0; attempt < 4; attempt++) {
     const slot: SessionSlot = {};
     try {
-      await judge({ problem: gateway, solutionFile: gateway.referenceFile, slot, typeCheck: false });
+      await judge({
+        problem: gateway,
+        solutionFile: gateway.referenceFile,
+        slot,
+        typeCheck: false,
+      });
       const next = await judge({
         problem: buckets,
         solutionFile: buckets.referenceFile,
