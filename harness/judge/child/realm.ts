@@ -282,15 +282,6 @@ export class LearnerRealm implements Port {
     }
   }
 
-  /**
-   * Lets go of everything the learner's code made: instances, fixtures, calls still pending. A realm
-   * the judge is done with can outlive its last reference for a few collections; holding nothing,
-   * it cannot be counted in the next problem's memory readings when it finally goes.
-   */
-  forget(): void {
-    this.bridge.reset();
-  }
-
   reset(fixtures: Record<string, FixtureSpec> | undefined): void {
     this.bridge.reset();
     for (const [name, spec] of Object.entries(fixtures ?? {})) {
