@@ -346,7 +346,9 @@ export async function mutate(
       'Without a problem named, every problem is mutated.',
       'Columns: killed by the verdict (not Accepted), killed only by a follow-up (Accepted, a',
       'follow-up failed), killed by the compiler (Compile Error: not counted in the score),',
-      'listed as equivalent, survived. Exit code 0 when no mutant survives unexplained.',
+      'listed as equivalent (or as slower only: the same answers at a cost no affordable case',
+      'shows; counted apart in the last line), survived. Exit code 0 when no mutant survives',
+      'unexplained.',
     ],
     example: 'npm run mutate -- 933 --verbose',
   });
@@ -403,7 +405,9 @@ export async function mutate(
       const gap = outcome.fate === 'survived' && !entry;
       if (gap) failed = true;
       if (!values.verbose && !gap) continue;
-      const fate = entry ? `equivalent: ${entry.reason}` : outcomeText(outcome);
+      const fate = entry
+        ? `${entry.kind === 'slower-only' ? 'slower only' : 'equivalent'}: ${entry.reason}`
+        : outcomeText(outcome);
       const time = values.verbose ? ` · ${(outcome.ms / 1000).toFixed(1)} s` : '';
       io.out(`\n${heading(run, mutant)} · ${gap ? io.style.red(fate) : fate}${time}`);
       io.out(diff(run, mutant, io).join('\n'));
@@ -446,9 +450,14 @@ export async function mutate(
   const scored = killed + sum((r) => r.survivors.length);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const ignored = sum((r) => r.ignored);
+  const slower = sum(
+    (r) => [...r.equivalent.values()].filter((e) => e.kind === 'slower-only').length,
+  );
   io.out(
     `\nKilled ${killed}/${scored} non-equivalent mutants` +
-      ` · ${sum((r) => r.equivalent.size)} equivalent · ${sum((r) => count(r, 'compile'))} do not compile` +
+      ` · ${sum((r) => r.equivalent.size) - slower} equivalent` +
+      (slower > 0 ? ` · ${slower} slower only` : '') +
+      ` · ${sum((r) => count(r, 'compile'))} do not compile` +
       (ignored > 0 ? ` · ${ignored} error messages not mutated` : '') +
       ` · ${seconds} s`,
   );

@@ -39,6 +39,12 @@
 // that matches all the fields it gives. `reason` says in one line why no suite can tell the mutant from the reference. An
 // entry that matches no mutant, or matches one that gets killed, is an error: the list must say
 // what is true now.
+//
+// `"kind": "slower-only"` marks a mutant that answers like the reference everywhere but costs more
+// time or memory, by less than any case a grade can afford would show with the judge's 10x margins
+// both ways (a compaction that runs a little more often, a loop that walks a few steps too many).
+// Its reason states the slowdown as measured and the size of case that would show it. The command
+// counts these apart from the truly equivalent, so the score never hides them.
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import ts from 'typescript';
 
@@ -379,7 +385,12 @@ export interface EquivalentEntry {
   line?: number;
   column?: number;
   reason: string;
+  /** Answers the same and costs more, below what a case can show (see the top of the file). */
+  kind?: 'slower-only';
 }
+
+/** The values of an entry's `kind`; without one it is equivalent outright. */
+const KINDS = ['slower-only'] as const;
 
 export class EquivalentsError extends Error {}
 
@@ -391,6 +402,7 @@ const ENTRY_KEYS = new Set([
   'original',
   'replacement',
   'reason',
+  'kind',
 ]);
 
 /** Reads the text of an equivalent-mutants.json, or says in one line what is wrong with it. */
@@ -441,6 +453,11 @@ export function parseEquivalents(text: string, where: string): EquivalentEntry[]
     ) {
       throw new EquivalentsError(`${at}: "context" must be a non-empty string`);
     }
+    if (entry.kind !== undefined && !(KINDS as readonly unknown[]).includes(entry.kind)) {
+      throw new EquivalentsError(
+        `${at}: "kind" must be ${KINDS.map((k) => `"${k}"`).join(' or ')}`,
+      );
+    }
     for (const key of ['line', 'column'] as const) {
       const n = entry[key];
       if (n !== undefined && !(Number.isInteger(n) && (n as number) > 0)) {
@@ -455,6 +472,7 @@ export function parseEquivalents(text: string, where: string): EquivalentEntry[]
       ...(entry.line !== undefined ? { line: entry.line as number } : {}),
       ...(entry.column !== undefined ? { column: entry.column as number } : {}),
       reason: entry.reason as string,
+      ...(entry.kind !== undefined ? { kind: entry.kind as 'slower-only' } : {}),
     };
   });
 }

@@ -185,6 +185,18 @@ describe('equivalent-mutants.json', () => {
     expect(parseEquivalents('{"mutants": []}', 'f.json')).toEqual([]);
   });
 
+  test('reads "kind": "slower-only", a mutant that answers the same and only costs more', () => {
+    expect(parseEquivalents(entry({ kind: 'slower-only' }), 'f.json')).toEqual([
+      {
+        mutator: 'EqualityOperator',
+        original: 'a > 1',
+        replacement: 'a >= 1',
+        reason: 'why',
+        kind: 'slower-only',
+      },
+    ]);
+  });
+
   test.each([
     ['not JSON', '{', /f\.json: not JSON/],
     ['a list', '[]', /must be an object with a "mutants" list/],
@@ -204,6 +216,7 @@ describe('equivalent-mutants.json', () => {
     ['a bad column', entry({ column: 1.5 }), /"column" must be a whole number/],
     ['an empty context', entry({ context: '' }), /"context" must be a non-empty string/],
     ['an unknown field', entry({ id: 3 }), /unknown field "id"/],
+    ['an unknown kind', entry({ kind: 'slow' }), /"kind" must be "slower-only"/],
   ])('refuses %s, in one line that says where', (_, text, message) => {
     expect(() => parseEquivalents(text, 'f.json')).toThrow(EquivalentsError);
     expect(() => parseEquivalents(text, 'f.json')).toThrow(message);
