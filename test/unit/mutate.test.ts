@@ -216,7 +216,7 @@ describe('equivalent-mutants.json', () => {
     ['a bad column', entry({ column: 1.5 }), /"column" must be a whole number/],
     ['an empty context', entry({ context: '' }), /"context" must be a non-empty string/],
     ['an unknown field', entry({ id: 3 }), /unknown field "id"/],
-    ['an unknown kind', entry({ kind: 'slow' }), /"kind" must be "slower-only"/],
+    ['an unknown kind', entry({ kind: 'slow' as 'slower-only' }), /"kind" must be "slower-only"/],
   ])('refuses %s, in one line that says where', (_, text, message) => {
     expect(() => parseEquivalents(text, 'f.json')).toThrow(EquivalentsError);
     expect(() => parseEquivalents(text, 'f.json')).toThrow(message);
