@@ -12,6 +12,11 @@ import { Worker } from 'node:worker_threads';
 import { PROBLEMS_DIR, REPO_ROOT } from '../paths.ts';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import { LIBRARIES } from './leetcode-globals.ts';
+import {
+  buildCheckerSnapshot,
+  discardSnapshot,
+  spawnSnapshotChecker,
+} from './typecheck-snapshot.ts';
 
 /**
  * LeetCode's options (`tsc --alwaysStrict --strictBindCallApply --strictFunctionTypes --target
@@ -144,6 +149,8 @@ export function serveTypeChecks(
   load: (id: string) => unknown,
   setup: Setup,
   afterFirstCheck: () => void = () => {},
+  /** Parsed files kept from an earlier language service (typecheck-snapshot.ts's warm-up). */
+  registry?: unknown,
 ): void {
   let ts: typeof import('typescript');
   try {
@@ -242,7 +249,10 @@ export function serveTypeChecks(
         return fromHome.resolvedModule ? fromHome : found;
       }),
   };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const service = ts.createLanguageService(
+    host,
+    (registry as import('typescript').DocumentRegistry | undefined) ?? ts.createDocumentRegistry(),
+  );
 
   const inputsOf = (): string[] =>
     (service.getProgram()?.getSourceFiles() ?? [])
@@ -365,14 +375,16 @@ export function codeCachedLoader(
 }
 
 interface Pending {
-  file: string;
+  request: CheckRequest;
   resolve: (answer: CheckAnswer | undefined) => void;
   /** Someone waits for the answer: the process stays up for it, and the watchdog watches. */
   awaited: boolean;
 }
 
 interface Checker {
-  worker: Worker;
+  /** Sends a check to wherever this checker runs. */
+  post: (request: CheckRequest) => void;
+  stop: () => void;
   pending: Map<number, Pending>;
   /** Armed while an awaited check is pending; each answer rearms it. */
   watchdog?: NodeJS.Timeout;
@@ -400,7 +412,7 @@ function dropChecker(dead: Checker, disable = false): void {
   const pending = [...dead.pending.values()];
   dead.pending.clear();
   for (const check of pending) check.resolve(undefined);
-  void dead.worker.terminate();
+  dead.stop();
 }
 
 /**
@@ -447,27 +459,111 @@ function startChecker(yieldCpu = false): Checker | null {
   const typescript = typescriptPath();
   if (typescript === undefined) return null;
   const setup = checkerSetup(typescript, yieldCpu);
+  return startSnapshotChecker(setup) ?? startWorkerChecker(setup);
+}
+
+/** The checker's program as source text (see serveTypeChecks): what the worker and the snapshot run. */
+const SERVE_SOURCE = serveTypeChecks.toString();
+
+/** What to do with an answer, whichever kind of checker gave it. */
+function onReply(started: Checker, reply: CheckReply): void {
+  const pending = started.pending.get(reply.id);
+  started.pending.delete(reply.id);
+  rearm(started);
+  if ('unavailable' in reply) {
+    dropChecker(started, true);
+    pending?.resolve(undefined);
+    return;
+  }
+  pending?.resolve(reply);
+}
+
+/**
+ * A checker in a process started from the snapshot (typecheck-snapshot.ts), if there is one. If
+ * that process dies before its first answer (Node refused the snapshot), the snapshot is discarded
+ * and what was asked goes to a worker instead.
+ */
+function startSnapshotChecker(setup: Setup): Checker | undefined {
+  let spawned: ReturnType<typeof spawnSnapshotChecker>;
+  try {
+    spawned = spawnSnapshotChecker(setup);
+  } catch {
+    return undefined;
+  }
+  if (spawned === undefined) return undefined;
+  const { child, blob } = spawned;
+  let answered = false;
+  let stopped = false;
+  const started: Checker = {
+    post: (request) => child.stdin?.write(`${JSON.stringify(request)}\n`),
+    stop: () => {
+      stopped = true;
+      child.kill();
+    },
+    pending: new Map(),
+  };
+  let buffered = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      answered = true;
+      onReply(started, JSON.parse(line) as CheckReply);
+    }
+  });
+  // A pipe closed under a write (the process died) is reported by 'exit'.
+  child.stdin?.on('error', () => {});
+  const died = (): void => {
+    if (stopped) return;
+    stopped = true;
+    if (answered || checker !== started) {
+      dropChecker(started);
+      return;
+    }
+    discardSnapshot(blob);
+    const worker = startWorkerChecker(setup);
+    checker = worker;
+    clearTimeout(started.watchdog);
+    for (const [id, pending] of started.pending) {
+      worker.pending.set(id, pending);
+      worker.post(pending.request);
+    }
+    started.pending.clear();
+    rearm(worker);
+  };
+  child.on('error', died);
+  child.on('exit', died);
+  // Like the worker, it keeps nobody waiting: the watchdog does while an answer is awaited.
+  child.unref();
+  for (const stream of [child.stdin, child.stdout]) {
+    (stream as unknown as { unref?: () => void } | null)?.unref?.();
+  }
+  return started;
+}
+
+/** Builds the snapshot in the background for the processes after this one; this one waits for it. */
+let building: Promise<boolean> | undefined;
+
+function startWorkerChecker(setup: Setup): Checker {
+  building ??= buildCheckerSnapshot(setup, SERVE_SOURCE);
   // The function's own text, as whatever compiled this module left it: a loader that keeps function
   // names (tsx) wraps them in esbuild's __name, defined here as esbuild defines it.
   const code =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
     `const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });\n` +
     `const cache = (${codeCachedLoader.toString()})(require, workerData);\n` +
-    `(${serveTypeChecks.toString()})(parentPort, cache.load, workerData, cache.save);\n`;
+    `(${SERVE_SOURCE})(parentPort, cache.load, workerData, cache.save);\n`;
   // A script of its own, free of whatever flags or loaders started this process.
   const worker = new Worker(code, { eval: true, execArgv: [], workerData: setup });
-  const started: Checker = { worker, pending: new Map() };
-  worker.on('message', (reply: CheckReply) => {
-    const pending = started.pending.get(reply.id);
-    started.pending.delete(reply.id);
-    rearm(started);
-    if ('unavailable' in reply) {
-      dropChecker(started, true);
-      pending?.resolve(undefined);
-      return;
-    }
-    pending?.resolve(reply);
-  });
+  const started: Checker = {
+    post: (request) => worker.postMessage(request),
+    stop: () => void worker.terminate(),
+    pending: new Map(),
+  };
+  worker.on('message', (reply: CheckReply) => onReply(started, reply));
   // A worker that fails (it ran out of memory, say) is not started again: this process checks no more.
   worker.on('error', () => dropChecker(started, true));
   worker.on('exit', () => dropChecker(started));
@@ -590,8 +686,9 @@ export function checkTypes(
       rearm(current);
       resolve(undefined);
     };
+    const request: CheckRequest = { id, file: path.resolve(file), text, home: options.home };
     current.pending.set(id, {
-      file,
+      request,
       awaited: !options.background,
       resolve: (answer) => {
         signal?.removeEventListener('abort', abandon);
@@ -601,8 +698,7 @@ export function checkTypes(
     });
     if (current.watchdog === undefined) rearm(current);
     signal?.addEventListener('abort', abandon, { once: true });
-    const request: CheckRequest = { id, file: path.resolve(file), text, home: options.home };
-    current.worker.postMessage(request);
+    current.post(request);
   });
 }
 
@@ -639,4 +735,14 @@ export function warmTypeChecker(
 ): Promise<string | undefined> {
   if (checker === undefined) checker = startChecker(true);
   return typeErrorMessage(file, { ...options, background: true });
+}
+
+/**
+ * Builds the checker's startup snapshot now (typecheck-snapshot.ts), so that no later process
+ * pays TypeScript's cold start: `npm install` runs it. Resolves whether the snapshot exists.
+ */
+export function prepareTypeChecker(): Promise<boolean> {
+  const typescript = typescriptPath();
+  if (typescript === undefined) return Promise.resolve(false);
+  return buildCheckerSnapshot(checkerSetup(typescript, false), SERVE_SOURCE);
 }
