@@ -148,7 +148,7 @@ class Model {
 }
 
 /**
- * The same queue with the state the reference keeps (an anchor and a count per key), in exact
+ * The same queue kept as a run of starts per key (an anchor and a count), in exact
  * units: fast enough for the suite's long cases. Checked against the brute force below.
  */
 class ChainModel {
@@ -456,9 +456,9 @@ describe('the suite', () => {
     const c = suite.cases.find((one) => one.trap === 'idle-eviction');
     if (c === undefined || !isGenerated(c)) throw new Error('no idle-eviction case');
     const [queue] = play(c.generate, c.fixtures ?? {}, LeakyBucketQueue, () => {});
-    const chains = (queue as unknown as { chains: Map<string, unknown> }).chains;
-    expect(chains.has('GET /queue?tenant=acme&user=busy')).toBe(true);
-    expect(chains.size).toBeLessThanOrEqual(50);
+    const kept = (queue as unknown as { nexts: Map<string, unknown> }).nexts;
+    expect(kept.has('GET /queue?tenant=acme&user=busy')).toBe(true);
+    expect(kept.size).toBeLessThanOrEqual(50);
   });
 });
 
@@ -503,6 +503,71 @@ describe('hand-checked behaviour', () => {
     expect(Math.abs(added - (5_000_000 + (10_001 * 1000) / 3))).toBeGreaterThan(1e-6);
   });
 
+  test('a start that is a whole millisecond by the decimal rate is due at that very millisecond', () => {
+    // At these rates j · 1000 / rate in floating point comes out a hair above a whole millisecond
+    // that is exact by the decimal (145000 / 9.28 = 15625.000000000002, 9000 / 0.009 =
+    // 1000000.0000000001). A client keeps one place full, and also knocks a millisecond early;
+    // every answer must be the exact chain model's.
+    for (const rate of [9.28, 2.32, 4.64, 1.16, 0.58, 0.576, 0.009, 0.288]) {
+      const [p, q] = fraction(rate);
+      const s: Call[] = [{ method: CLASS, args: [1, rate, { $fixture: 'clock' }], expected: null }];
+      const submit: Call = { method: 'submit', args: ['k'], expected: null };
+      s.push(submit, submit);
+      let late = 0;
+      for (let j = 1; j <= 600; j++) {
+        const start = (j * 1000 * q) / p;
+        if (Number.isInteger(start) && (j * 1000) / rate > start) late += 1;
+        s.push({ method: 'clock.set', args: [Math.ceil(start) - 1], expected: null }, submit);
+        s.push({ method: 'clock.set', args: [Math.ceil(start)], expected: null }, submit);
+      }
+      expect(late, `${rate}: floating point is late somewhere`).toBeGreaterThan(0);
+      const source: CallSource = (emit) => s.forEach(emit);
+      expect(firstDifference(source, clockAt(0), LeakyBucketQueue, ChainModel), String(rate)).toBe(
+        undefined,
+      );
+    }
+  });
+
+  test('rates written with an exponent, or with many digits, are read exactly too', () => {
+    // 2.5e-7 a second: one request every 4·10^9 ms, exactly.
+    const slow = fresh(1, 2.5e-7);
+    expect(slow.submit('k')).toEqual({
+      allowed: true,
+      remaining: 1,
+      resetAt: 4e9,
+      retryAt: 0,
+      startAt: 0,
+    });
+    expect(slow.submit('k')).toMatchObject({
+      allowed: true,
+      remaining: 0,
+      resetAt: 8e9,
+      startAt: 4e9,
+    });
+    expect(slow.submit('k')).toMatchObject({ allowed: false, retryAt: 4e9, startAt: 8e9 });
+    clock.time = 4e9;
+    expect(slow.submit('k')).toMatchObject({
+      allowed: true,
+      remaining: 0,
+      startAt: 8e9,
+      resetAt: 12e9,
+    });
+    // 10^21 a second: the interval is 10^-18 ms, yet the next start is still after now, so the
+    // queue is busy and resetAt is the next whole millisecond.
+    const quick = fresh(1, 1e21, 1000);
+    expect(quick.submit('k')).toMatchObject({ allowed: true, remaining: 1, resetAt: 1001 });
+    expect(quick.submit('k')).toMatchObject({ allowed: true, remaining: 0, resetAt: 1001 });
+    expect(quick.submit('k')).toMatchObject({ allowed: false, retryAt: 1001, resetAt: 1001 });
+    clock.time = 1001;
+    expect(quick.submit('k')).toMatchObject({ allowed: true, remaining: 1, startAt: 1001 });
+    // 0.1 + 0.2 is 0.30000000000000004: 3 · 10^16 + 4 over 10^17, an interval just under 3333.33 ms.
+    const odd = fresh(1, 0.1 + 0.2);
+    odd.submit('k');
+    const second = odd.submit('k');
+    expect(Math.abs(second.startAt - 1000 / (0.1 + 0.2))).toBeLessThan(1e-9);
+    expect(second.resetAt).toBe(Math.ceil(2000 / (0.1 + 0.2)));
+  });
+
   test('bad settings throw RangeError; fractional rates are fine', () => {
     for (const [capacity, rate] of [
       [0, 1],
@@ -522,16 +587,16 @@ describe('hand-checked behaviour', () => {
 
   test('drained keys are dropped as calls go by; a key with requests waiting never is', () => {
     const queue = fresh(50, 10);
-    const chains = (queue as unknown as { chains: Map<string, unknown> }).chains;
+    const kept = (queue as unknown as { nexts: Map<string, unknown> }).nexts;
     for (let i = 0; i < 51; i++) queue.submit('busy');
     for (let i = 0; i < 1000; i++) queue.submit(`k${i}`);
-    expect(chains.size).toBe(1001);
+    expect(kept.size).toBe(1001);
     clock.time = 200; // the 1000 have drained; busy waits until 5000
     for (let i = 0; i < 10; i++) queue.submit(`n${i}`);
-    expect(chains.size).toBeLessThanOrEqual(12);
+    expect(kept.size).toBeLessThanOrEqual(12);
     clock.time = 4999;
     for (let i = 0; i < 10; i++) queue.submit(`m${i}`);
-    expect(chains.has('busy')).toBe(true);
+    expect(kept.has('busy')).toBe(true);
     // At 4999 the start of 5000 still waits; 5100 joins it.
     expect(queue.submit('busy')).toMatchObject({ allowed: true, startAt: 5100, remaining: 48 });
   });
