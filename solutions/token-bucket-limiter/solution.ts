@@ -30,13 +30,29 @@
 //               Infinity when cost > capacity, since the bucket never holds it.
 //
 // Decimals and rounding. A rate such as 0.769 has no exact binary form, so the
-// level carries rounding errors of about 1e-16 · capacity per operation. Every
-// comparison therefore allows EPSILON · capacity (1e-9 · capacity): a request
-// that is due by exact decimal arithmetic is never refused for a rounding
-// error, and the judge's cases keep every other comparison much further from
-// its edge than that. Turning a token deficit into milliseconds subtracts the
-// same allowance before rounding up, so a due time that is a whole millisecond
-// is not pushed one millisecond late.
+// level carries rounding errors of about 1e-16 · capacity per operation, and a
+// level that is exactly enough can come out a hair short. Every comparison
+// therefore allows a slack, far above those errors; and it must stay far below
+// anything real, or it turns into wrong answers of its own:
+// - at whole-millisecond times, with a rate of at most three decimals, a level
+//   is a whole number of millionths of a token, so two levels that differ
+//   differ by at least 1e-6 tokens: the slack is at most 1e-7 tokens;
+// - a time is the first whole millisecond at which a level is reached, so the
+//   slack must be worth far less than a millisecond of refill, however slow
+//   the rate: it is at most what 10 microseconds add (1e-5 · rate tokens). At
+//   0.001 tokens a second a millisecond is worth 1e-6 tokens, and a slack of
+//   1e-9 · capacity tokens would be a whole millisecond for a bucket of 1000.
+// Within those bounds (rates of at most three decimals, whole-millisecond
+// clocks) the slack never lets through a request that exact decimal arithmetic
+// refuses, never makes `remaining` exceed the exact count, and never makes a
+// time early; turning a deficit into milliseconds takes the slack off before
+// rounding up, so that an exact 200 ms computed as 200.00000000000003 is not
+// pushed to 201. (Rounding errors grow with the capacity, ~1e-16 of it per
+// operation, while the slack is at most 1e-7 tokens and shrinks with slow
+// rates: in a bucket of 10^9 whose arithmetic is not exact, or one of 10^6 at
+// 10^-4 tokens a second or less, they can outgrow it, and an exact tie may then
+// come out a millisecond late. Doubles cannot do better in general; integers of
+// millionths of a token could.)
 //
 // Idle eviction. A full bucket answers exactly like no bucket, so it can be
 // dropped, and must be: a limiter that meets a million keys once would
@@ -65,10 +81,11 @@
 //
 // Traps it avoids: a new key starts full (new-key-full); the level is capped
 // (refill-cap); only an allowed allow writes (denied-is-free); cost > capacity
-// is refused with retryAt Infinity, before any tolerance is applied
-// (cost-over-capacity); exact ties allowed despite rounding (fractional-rate,
-// no-drift); the mark (clock-backwards); ceil, from the exact level, for
-// retryAt (retry-at-is-exact) and resetAt (reset-and-retry); a Map per
+// is refused with retryAt Infinity (cost-over-capacity); exact ties allowed
+// despite rounding (fractional-rate, no-drift), with a slack far below a
+// millisecond's refill and a token (extreme-settings); the mark
+// (clock-backwards); ceil, from the exact level, for retryAt
+// (retry-at-is-exact) and resetAt (reset-and-retry); a Map per
 // instance (key-isolation, instance-isolation, prototype-keys); full buckets
 // swept (idle-eviction); the clock given, never the real time
 // (injected-clock); peek shares the decision and writes nothing
@@ -76,10 +93,12 @@
 import type { Clock, RateLimitResult, RateLimiter } from '../../problems/rate-limiter-contract.ts';
 
 /**
- * How far short of a target a level may be and still count, as a share of
- * capacity.
+ * How far short of a target a level may be and still count: what the bucket
+ * gains in EPSILON seconds (10 microseconds), ...
  */
-const EPSILON = 1e-9;
+const EPSILON = 1e-5;
+/** ... and never more than this many tokens. */
+const MAX_SLACK = 1e-7;
 /** Short buckets the eviction cursor passes per call. */
 const SWEEP = 2;
 
@@ -99,7 +118,7 @@ export class TokenBucketLimiter implements RateLimiter {
   /** Buckets not known to be full; a key missing here has a full one. */
   private readonly buckets = new Map<string, Bucket>();
   private cursor: Iterator<[string, Bucket]>;
-  /** EPSILON · capacity, in tokens. */
+  /** min(EPSILON · refillPerSecond, MAX_SLACK), in tokens. */
   private readonly slack: number;
 
   constructor(
@@ -113,7 +132,7 @@ export class TokenBucketLimiter implements RateLimiter {
     if (!Number.isFinite(refillPerSecond) || refillPerSecond <= 0) {
       throw new RangeError(`refillPerSecond must be a finite number > 0, got ${refillPerSecond}`);
     }
-    this.slack = EPSILON * capacity;
+    this.slack = Math.min(EPSILON * refillPerSecond, MAX_SLACK);
     this.cursor = this.buckets.entries();
   }
 
@@ -136,9 +155,9 @@ export class TokenBucketLimiter implements RateLimiter {
     this.sweep(now);
     const bucket = this.buckets.get(key);
     const level = bucket === undefined ? this.capacity : this.levelAt(bucket, now);
-    // The capacity test is exact and comes first: the level never exceeds
-    // capacity, so the slack must not let a cost just above it through.
-    const allowed = cost <= this.capacity && level >= cost - this.slack;
+    // A cost above capacity never passes: the level never exceeds capacity,
+    // costs are whole numbers, and the slack is far below a token.
+    const allowed = level >= cost - this.slack;
     // Within the slack the level may sit a hair below cost: no debt is kept.
     const after = allowed ? Math.max(0, level - cost) : level;
     if (allowed && take) {
@@ -166,8 +185,11 @@ export class TokenBucketLimiter implements RateLimiter {
 
   /** Whole ms until a bucket at `level` holds `target` tokens (0: it does). */
   private msUntil(level: number, target: number): number {
-    const short = target - level - this.slack;
-    return short <= 0 ? 0 : Math.ceil((short * 1000) / this.refillPerSecond);
+    // A level is never above its target by more than the slack (the level never
+    // exceeds capacity, and a refused request is short of its cost), and the
+    // slack is worth at most 10 µs: a level already there gives ceil of at
+    // least −0.01, which is (−)0.
+    return Math.ceil(((target - level - this.slack) * 1000) / this.refillPerSecond);
   }
 
   /**

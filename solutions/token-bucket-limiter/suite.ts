@@ -298,23 +298,27 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     });
 }
 
-// The memory case. A limiter of capacity EVICT_CAPACITY, one token a second. First one key,
-// "short", spends its whole bucket. Then KEYS keys spend one token each, KEYS_PER_STEP of them in
-// each STEP_MS: each is full again a second after it came, so a limiter that drops full buckets
-// holds a few hundred at a time, and one that does not holds them all. Once every one of them is
-// full, FRESH calls on new keys, three allows to a peek, the clock moving STEP_MS after each
-// FRESH_PER_STEP; then the clock moves on a second and "short" is asked again. It is asked every
-// SHORT_EVERY calls along the way too, and it is short of tokens throughout: its bucket needs
-// EVICT_CAPACITY seconds to fill, more than the case lasts, and it is quiet for longer than a
-// limiter that forgets keys after half a minute of silence would keep it.
+// The memory case. A limiter of capacity EVICT_CAPACITY, EVICT_RATE tokens a second. First one
+// key, "short", spends its whole bucket. Then FRESH allows on new keys, FRESH_PER_STEP of them in
+// each STEP_MS; once those are all full again, KEYS other keys spend one token each, KEYS_PER_STEP
+// in each STEP_MS, and the case ends in the middle of that stream. Each of them is full again 200
+// ms (two steps) after it came, so a limiter that drops full buckets holds about fifty at a time,
+// at the end too, and one that does not holds them all. A sweep that passes a single short bucket
+// per call falls behind for good: the map gains a bucket on every call as fast as its cursor
+// moves, buckets stay short across steps, so it never gets round to the ones behind it. "short"
+// is asked every SHORT_EVERY calls along the way, and at the end: it is short of tokens
+// throughout (its bucket needs EVICT_CAPACITY / EVICT_RATE = 100 s to fill, more than the case
+// lasts), and it is quiet for longer than a limiter that forgets keys after half a minute of
+// silence would keep it.
 //
 // Keys are long (KEY_LENGTH characters, about a bearer token's length), so that a limiter which
-// keeps every key it has seen keeps ~1 KB for each judged call: 10^4 keys show it 10× over a
-// limit of 1 MB. (The issue asked for 10^6 keys and at least 10^5 calls after them: at ~1 µs per
-// judged call that is far beyond the grade's budget of ~150 ms per problem. A limit under ~1 MB is
-// not safe: the memory gauge reads up to ~0.3 MB of noise now and then.)
-const EVICT_CAPACITY = 100;
-const EVICT_RATE = 1;
+// keeps every key it has seen keeps ~1.3 KB for each judged call: the ~9000 keys a one-bucket
+// sweep keeps show it 10× over a limit of 1 MB. (The issue asked for 10^6 keys and at least 10^5
+// calls after them: at ~1 µs per judged call that is far beyond the grade's budget of ~150 ms per
+// problem. A limit under ~1 MB is not safe: the memory gauge reads up to ~0.3 MB of noise now and
+// then.)
+const EVICT_CAPACITY = 500;
+const EVICT_RATE = 5;
 const EVICT_START = 1000;
 const KEYS = 10_000;
 const KEYS_PER_STEP = 25;
@@ -323,7 +327,7 @@ const FRESH = 1000;
 const FRESH_PER_STEP = 20;
 const SHORT_EVERY = 1000;
 const MEMORY_LIMIT_MB = 1;
-const KEY_LENGTH = 1000;
+const KEY_LENGTH = 1200;
 /** No digits in them, so that no two keys can be equal. */
 const OLD_FILLER = 'Bearer eyJhbGciOiJIUzINiJ.eyJzdWIiOiJ';
 const NEW_FILLER = 'Bearer eyJhbGciOiJFUzINiJ.eyJpcMiOiJ';
@@ -634,6 +638,44 @@ export default defineSuite({
         .done(),
     },
     {
+      name: 'a bucket of 10^9, and rates of 0.00001 and 10^9 tokens a second',
+      tier: 'follow-up',
+      trap: 'extreme-settings',
+      hint: 'Follow-up: at 0.001 tokens a second a millisecond adds only 10^-6 tokens, and a bucket of 10^9 is so big that 10^-9 of it is a whole token. A tolerance for rounding errors must stay far below anything real: below a millionth of a token, below what the bucket gains in 10 µs, never added to remaining, never taken off a wait so far that the time comes early.',
+      fixtures: { clock: fakeClock(5407) },
+      ...script()
+        // A token a million ms: a slack of 1e-9 × capacity tokens is a whole millisecond here.
+        .limiter(1000, 0.001)
+        .allow('k', ok(999, 1_005_407, 5407))
+        .allow('k', ok(0, 1_000_005_407, 5407), 999)
+        .peek('k', no(0, 1_000_005_407, 1_005_407))
+        // The same ratio of capacity to rate with a whole-number rate.
+        .limiter(1_000_000, 1)
+        .allow('k', ok(999_999, 6407, 5407))
+        // 1e-9 × capacity is a whole token: remaining, resetAt and the decision all feel it.
+        .limiter(1_000_000_000, 1)
+        .peek('k', ok(999_999_999, 6407, 5407))
+        .peek('k', no(1_000_000_000, 5407, Infinity), 1_000_000_001)
+        .allow('k', ok(0, 1_000_000_005_407, 5407), 1_000_000_000)
+        .peek('k', no(0, 1_000_000_005_407, 6407))
+        // A million tokens a millisecond: a token back takes a millionth of one, rounded up to 1.
+        .limiter(5, 1e9)
+        .peek('k', ok(4, 5408, 5407))
+        .allow('k', ok(0, 5408, 5407), 5)
+        .peek('k', no(0, 5408, 5408), 2)
+        // A token a day and more: 10^8 ms.
+        .limiter(1, 0.00001)
+        .allow('k', ok(0, 100_005_407, 5407))
+        .peek('k', no(0, 100_005_407, 100_005_407))
+        // A millisecond before the first bucket's token is back, and then on time.
+        .on(0)
+        .set(1_005_406)
+        .peek('k', no(0, 1_000_005_407, 1_005_407))
+        .set(1_005_407)
+        .allow('k', ok(0, 1_001_005_407, 1_005_407))
+        .done(),
+    },
+    {
       name: '0.769 tokens a second',
       tier: 'follow-up',
       trap: 'fractional-rate',
@@ -762,17 +804,17 @@ export default defineSuite({
       property: { calls: randomCalls(true), numRuns: 40 },
     },
     {
-      name: '10^4 long keys refilled, traffic going on, one key still short',
+      name: '10^4 long keys in a steady stream, one key still short',
       tier: 'follow-up',
       trap: 'idle-eviction',
       hint: {
         wrong:
           'Follow-up: a key whose bucket is not full yet must keep its bucket, however long it has been quiet and however many other keys came since: dropping it early hands it free tokens. Drop a bucket only once it is full.',
         memory:
-          'Follow-up: a full bucket answers exactly like no bucket at all, so once a key’s bucket is full again it can be forgotten, and a limiter that meets a great many keys must forget them, soon after each one is full (not after the longest refill any key could need). No timers: do the work a little at a time, on the calls that come anyway.',
+          'Follow-up: a full bucket answers exactly like no bucket at all, so once a key’s bucket is full again it can be forgotten, and a limiter that meets a great many keys must forget them, soon after each one is full (not after the longest refill any key could need), and keep up while every call brings a new key: work that moves on by one bucket per call never gets round a map that gains one per call. No timers: do the work a little at a time, on the calls that come anyway.',
         slow: 'Follow-up: forgetting full buckets must cost little per call: a few steps on each call, not a pass over every key.',
       },
-      describe: `TokenBucketLimiter(${EVICT_CAPACITY}, ${EVICT_RATE}, clock), the clock at ${EVICT_START}; allow("short", ${EVICT_CAPACITY}); allow on keys #0 … #${KEYS - 1} (${KEY_LENGTH} characters each), ${KEYS_PER_STEP} every ${STEP_MS} ms; 2 s later, ${FRESH} calls on new keys, three allows to a peek, the clock advancing ${STEP_MS} ms after each ${FRESH_PER_STEP}; peek("short", 2) after each ${SHORT_EVERY} calls on other keys; then 1 s later, "short" again`,
+      describe: `TokenBucketLimiter(${EVICT_CAPACITY}, ${EVICT_RATE}, clock), the clock at ${EVICT_START}; allow("short", ${EVICT_CAPACITY}); ${FRESH} allows on new keys, the clock advancing ${STEP_MS} ms after each ${FRESH_PER_STEP}; 2 s later, allow on keys #0 … #${KEYS - 1} (${KEY_LENGTH} characters each), ${KEYS_PER_STEP} every ${STEP_MS} ms; peek("short", 2) after each ${SHORT_EVERY} calls on other keys; then at once, "short" again`,
       timeLimitMs: 4000,
       retainedLimitMb: MEMORY_LIMIT_MB,
       fixtures: { clock: fakeClock(EVICT_START) },
@@ -799,22 +841,21 @@ export default defineSuite({
           fresh.retryAt = now;
         };
         let others = 0;
-        const other = (method: 'allow' | 'peek', key: string): void => {
+        const other = (key: string): void => {
           if (++others % SHORT_EVERY === 0) short('peek', 2);
-          call.method = method;
           call.args[0] = key;
           emit(call);
         };
-        for (let i = 0; i < KEYS; i++) {
-          if (i > 0 && i % KEYS_PER_STEP === 0) moved(STEP_MS);
-          other('allow', longKey(i, OLD_FILLER));
-        }
-        moved(2000);
         for (let j = 0; j < FRESH; j++) {
           if (j > 0 && j % FRESH_PER_STEP === 0) moved(STEP_MS);
-          other(j % 4 === 3 ? 'peek' : 'allow', longKey(j, NEW_FILLER));
+          other(longKey(j, NEW_FILLER));
         }
-        moved(1000);
+        moved(2000);
+        for (let i = 0; i < KEYS; i++) {
+          if (i > 0 && i % KEYS_PER_STEP === 0) moved(STEP_MS);
+          other(longKey(i, OLD_FILLER));
+        }
+        // Still in the middle of the stream: the memory is judged with it going on.
         const level = Math.floor(((now - drainedAt) * EVICT_RATE) / 1000);
         short('peek', level + 1);
         short('allow', level);
