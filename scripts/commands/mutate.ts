@@ -117,8 +117,10 @@ async function judgeOnce(problem: Problem, file: string, slot: SessionSlot): Pro
     },
     followUps: () => decided === 'accepted' && failed === undefined,
   });
-  // A compile error, or a file that fails to load, is decided without onDecided.
-  const verdict = decided ?? report.verdict;
+  // A compile error, or a file that fails to load, is decided without onDecided. Type errors
+  // count whenever the checker finds them, also after the cases decided (the report then says
+  // compile error, as grade's would): else the count would follow the checker's speed.
+  const verdict = report.verdict === 'compile-error' ? report.verdict : (decided ?? report.verdict);
   const fate = fateOf({ verdict, followUps: report.followUps });
   return {
     fate,
