@@ -98,6 +98,15 @@ const HALVES = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0')
 const messageNumber = (j: number): string =>
   (HALVES[(j / 1000) | 0] as string) + (HALVES[j % 1000] as string);
 
+// The scale case: a storm of STORM distinct messages in one second, so that all of them are recent
+// at once and every one prints. A logger that copies or scans what it keeps on every call (to drop
+// expired prints eagerly) pays O(messages kept) per call, about STORM^2 / 2 steps in all: seconds,
+// where the reference needs tens of milliseconds. The last call repeats the first message, still
+// blocked. (With 2·10^4 messages such a logger took ~8 s, too close to ten times the limit that ten
+// times the reference's ~100 ms, as the bench measures it, calls for; with 2.5·10^4, ~20 s.)
+const STORM = 25_000;
+const STORM_AT = 7;
+
 export default defineSuite({
   reference: Logger,
   // Module-level state shows as cases that fail after others ran, and pass alone.
@@ -225,6 +234,27 @@ export default defineSuite({
       trap: 'random-core',
       hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
       property: { calls: randomCalls },
+    },
+    {
+      name: '2.5·10^4 different messages in one second',
+      tier: 'follow-up',
+      trap: 'scale',
+      hint: {
+        slow: 'Follow-up: tens of thousands of different messages arrive in the same second, so all of them are recent at once. A call must not cost more the more messages are kept: forgetting old ones may not mean copying or walking everything kept on every call.',
+      },
+      describe: `Logger(), then shouldPrintMessage(${STORM_AT}, m) for ${STORM} different messages m (6 digits), then the first of them once more`,
+      timeLimitMs: 1200, // the reference: 30-50 ms in a grade, ~100 ms in the bench; copying every call: ~20 s
+      generate(emit) {
+        emit({ method: 'Logger', args: [], expected: null });
+        const call = { method: 'shouldPrintMessage', args: [STORM_AT, ''], expected: true };
+        for (let j = 0; j < STORM; j++) {
+          call.args[1] = messageNumber(j);
+          emit(call);
+        }
+        call.args[1] = messageNumber(0);
+        call.expected = false;
+        emit(call);
+      },
     },
     {
       name: '760 seconds of distinct messages, a burst, then quiet',
