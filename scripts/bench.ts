@@ -346,7 +346,7 @@ async function benchTypeCheck(problem: Problem, sources: string[]): Promise<void
   }
   rmSync(dir, { recursive: true, force: true });
   out(
-    `type checker (LeetCode's options, kept warm in a worker): cold start ${Math.round(cold)} ms, then a save checked in median ${Math.round(median(checks))} ms, worst ${Math.round(Math.max(...checks))} ms (${TYPE_CHECKS} saves)`,
+    `type checker (LeetCode's options, started from its snapshot): first check ${Math.round(cold)} ms, then a save checked in median ${Math.round(median(checks))} ms, worst ${Math.round(Math.max(...checks))} ms (${TYPE_CHECKS} saves)`,
   );
 }
 

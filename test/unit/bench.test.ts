@@ -335,7 +335,7 @@ describe('bench watch', () => {
     );
     // The checker alone: once cold, then ten saves, every other one with a type error.
     expect(out).toMatch(
-      /type checker \(LeetCode's options, kept warm in a worker\): cold start \d+ ms, then a save checked in median \d+ ms, worst \d+ ms \(10 saves\)/,
+      /type checker \(LeetCode's options, started from its snapshot\): first check \d+ ms, then a save checked in median \d+ ms, worst \d+ ms \(10 saves\)/,
     );
     expect(fake.checks).toHaveLength(11);
     expect(new Set(fake.checks.map((c) => c.file)).size).toBe(1);
