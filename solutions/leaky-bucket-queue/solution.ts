@@ -44,11 +44,11 @@
 // toExponential write), so the number a client typed as 9.28 is exactly
 // 928/100 here. Sums, comparisons and the roundings up to whole
 // milliseconds are then exact; only startAt, the one fractional field, is
-// turned back into milliseconds, by one division of doubles. The ticks are BigInts: a
-// rate written with many digits (0.1 + 0.2 is 0.30000000000000004, p/q =
-// 30000000000000004/10^17) would take t·p past a double's 53 bits, and so
-// would a clock far from zero; with BigInts every field but startAt is exact
-// for every rate and every clock reading.
+// turned back into milliseconds, by one division of doubles. The ticks are
+// BigInts: a rate written with many digits (0.1 + 0.2 is 0.30000000000000004,
+// p/q = 30000000000000004/10^17) would take t·p past a double's 53 bits, and
+// so would a clock far from zero; with BigInts every field but startAt is
+// exact for every rate and every clock reading.
 //
 // Memory: a key whose queue has drained answers like a key never seen, so its
 // state can go (contract rule 7). Eviction is lazy and driven by the calls,
@@ -112,9 +112,12 @@ export class LeakyBucketQueue {
   private readonly perMs: bigint;
   /** The interval I, in ticks: 1000 ms / (p/q) = 1000·q ticks of 1/p ms. */
   private readonly interval: bigint;
-  /** capacity · I, in ticks: how far `next` may run ahead of the start `capacity` places back. */
+  /**
+   * capacity · I, in ticks: how far `next` may run ahead of the start
+   * `capacity` places back.
+   */
   private readonly full: bigint;
-  /** Per key, when its next request would start (ticks) if its queue is still busy. */
+  /** Per key: when its next request would start (ticks), if still busy. */
   private readonly nexts = new Map<string, bigint>();
   /**
    * Where the sweep goes on from. A Map's iterator is live: it sees entries
@@ -198,7 +201,7 @@ export class LeakyBucketQueue {
     return Number(ticks) / Number(this.perMs);
   }
 
-  /** The first whole millisecond at or after a time in ticks (never negative). */
+  /** The first whole millisecond at or after a time in ticks (never < 0). */
   private ceilMs(ticks: bigint): number {
     return Number((ticks + this.perMs - 1n) / this.perMs);
   }
