@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../paths.ts';
+import { isRequirement, REQUIREMENTS, type Requirement } from './requirements.ts';
 
 export type Difficulty = 'Easy' | 'Medium' | 'Hard';
 
@@ -14,6 +15,12 @@ export interface ProblemMeta {
   order: number;
   /** The idea this problem adds to the one before it, in a few words. */
   idea: string;
+  /**
+   * What it needs of the machine beyond Node (`["redis"]`); optional in problem.json. The loader
+   * always sets it ([] when absent); a problem made by hand (in a test) may leave it out. Without
+   * what it needs, the problem is not judged on this machine (see requirements.ts).
+   */
+  requires?: readonly Requirement[];
 }
 
 export interface Problem extends ProblemMeta {
@@ -30,13 +37,34 @@ export interface Problem extends ProblemMeta {
   wrongDir: string;
 }
 
+/** problem.json's "requires": absent means nothing; a name the judge does not know is refused. */
+function parseRequires(file: string, value: unknown): Requirement[] {
+  if (value === undefined) return [];
+  const known = REQUIREMENTS.join(', ');
+  if (!Array.isArray(value)) {
+    throw new Error(`${file}: "requires" must be a list, e.g. ["redis"] (known: ${known})`);
+  }
+  for (const name of value) {
+    // A typo ("reddis") must not pass silently: the problem would be judged as if it needed nothing.
+    if (!isRequirement(name)) {
+      throw new Error(
+        `${file}: "requires" names ${JSON.stringify(name)}, which the judge does not know ` +
+          `(known: ${known})`,
+      );
+    }
+  }
+  return [...new Set(value as Requirement[])];
+}
+
 function parseMeta(file: string): ProblemMeta {
-  const meta = JSON.parse(readFileSync(file, 'utf8')) as Partial<ProblemMeta>;
+  const meta = JSON.parse(readFileSync(file, 'utf8')) as Partial<
+    Record<keyof ProblemMeta, unknown>
+  >;
   for (const key of ['title', 'difficulty', 'className', 'idea'] as const) {
     if (typeof meta[key] !== 'string') throw new Error(`${file}: "${key}" must be a string`);
   }
   if (typeof meta.order !== 'number') throw new Error(`${file}: "order" must be a number`);
-  return meta as ProblemMeta;
+  return { ...(meta as ProblemMeta), requires: parseRequires(file, meta.requires) };
 }
 
 export function loadProblems(solutionsDir = SOLUTIONS_DIR, problemsDir = PROBLEMS_DIR): Problem[] {

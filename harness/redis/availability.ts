@@ -6,9 +6,17 @@ import path from 'node:path';
 export type RedisAvailability =
   | { available: true; mode: 'url'; url: string }
   | { available: true; mode: 'own'; serverPath: string }
-  | { available: false; message: string };
+  | {
+      available: false;
+      /** One line for a learner who opened a Redis kata: what is missing and how to get it. */
+      message: string;
+      /** What is missing, as a sentence of its own: `redis-server is not on PATH`. */
+      reason: string;
+      /** How to get it: install redis-server, or point REDIS_URL at a server. */
+      howTo: string;
+    };
 
-const HOW_TO_GET =
+export const HOW_TO_GET_REDIS =
   'install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) ' +
   'or run `docker run -p 6379:6379 redis:7` and set REDIS_URL=redis://127.0.0.1:6379';
 
@@ -38,12 +46,14 @@ export function redisAvailability(env: NodeJS.ProcessEnv = process.env): RedisAv
   if (env.REDIS_URL) return { available: true, mode: 'url', url: env.REDIS_URL };
   const serverPath = findRedisServer(env);
   if (serverPath) return { available: true, mode: 'own', serverPath };
-  const missing = env.REDIS_SERVER
+  const explicit = env.REDIS_SERVER
     ? `REDIS_SERVER=${env.REDIS_SERVER} is not an executable file`
-    : 'it is not on PATH';
+    : undefined;
   return {
     available: false,
-    message: `This kata needs redis-server, but ${missing}: ${HOW_TO_GET}.`,
+    message: `This kata needs redis-server, but ${explicit ?? 'it is not on PATH'}: ${HOW_TO_GET_REDIS}.`,
+    reason: explicit ?? 'redis-server is not on PATH',
+    howTo: HOW_TO_GET_REDIS,
   };
 }
 

@@ -129,3 +129,15 @@ export function wrap(
     .flatMap((line) => wrapLine(line, width, indent, cutLong))
     .join('\n');
 }
+
+/** Stands for a space inside a code span while a line is wrapped: wrap never breaks there. */
+const HOLD = '\u{E001}';
+
+/**
+ * wrap() for a message that quotes a command in backticks (`docker run …`): the command stays on one
+ * line, to be copied whole, and runs long rather than being cut when it is wider than a line.
+ */
+export function wrapKeepingCode(text: string, width: number = WIDTH, indent = ''): string {
+  const held = text.replace(/`[^`\n]+`/g, (span) => span.replaceAll(' ', HOLD));
+  return wrap(held, width, indent, { cutLongWords: false }).replaceAll(HOLD, ' ');
+}

@@ -11,6 +11,7 @@ import {
 } from '../../harness/judge/judge.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { unmetRequirement, type Unmet } from '../../harness/judge/requirements.ts';
 import { typeErrorMessage } from '../../harness/judge/typecheck.ts';
 import { isShippedStub } from '../../harness/learner/learning.ts';
 import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
@@ -21,8 +22,9 @@ import {
   paintVerdict,
   VERDICT_LABEL,
 } from '../../harness/terminal/report.ts';
-import { fitCell } from '../../harness/terminal/wrap.ts';
-import { parse, resolveProblems, shownArg, UsageError, type IO } from '../lib/cli.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
+import { fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
+import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
 function tableRow(cells: string[], widths: number[]): string {
@@ -41,17 +43,34 @@ const KEPT = 'kept';
 /** Marks an accepted verdict reached with hints; explained under the table. */
 const HINTED = '*';
 
-function table(
-  graded: { problem: Problem; report: ProblemReport }[],
-  io: IO,
-  hinted: Set<string>,
-): string[] {
+/** What the cases, follow-ups and time columns hold for a problem that was not judged. */
+const NOT_JUDGED = '—';
+
+type Graded = { problem: Problem; report: ProblemReport };
+/** A problem this machine cannot judge (no Redis, say): listed, but neither judged nor recorded. */
+type Unjudged = { problem: Problem; unmet: Unmet };
+type Row = Graded | Unjudged;
+
+function table(rows: Row[], io: IO, hinted: Set<string>): string[] {
   const header = tableRow(
     ['problem', 'title', 'level', 'verdict', 'cases', 'f-ups', 'time'],
     WIDTHS,
   );
   const lines = [io.style.bold(header)];
-  for (const { problem, report } of graded) {
+  for (const row of rows) {
+    const { problem } = row;
+    // Padded to its full width: a row's trailing spaces are trimmed, but these come before the verdict.
+    const before = [problem.id, problem.title, problem.difficulty]
+      .map((cell, i) => fitCell(cell, WIDTHS[i] as number))
+      .join(' ');
+    if ('unmet' in row) {
+      // Yellow, as Not Started is: nothing failed, there is only something to do.
+      const label = fitCell(row.unmet.label, WIDTHS[3] as number);
+      const after = tableRow([NOT_JUDGED, NOT_JUDGED, NOT_JUDGED], WIDTHS.slice(4));
+      lines.push(`${before} ${io.style.yellow(label)} ${after}`);
+      continue;
+    }
+    const { report } = row;
     const cases = casesPassed(report);
     const mark = report.verdict === 'accepted' && hinted.has(problem.dir) ? HINTED : '';
     const label = VERDICT_LABEL[report.verdict] + mark;
@@ -60,10 +79,6 @@ function table(
       paintVerdict(report.verdict, io.style) +
       mark +
       ' '.repeat((WIDTHS[3] as number) - label.length);
-    // Padded to its full width: a row's trailing spaces are trimmed, but these come before the verdict.
-    const before = [problem.id, problem.title, problem.difficulty]
-      .map((cell, i) => fitCell(cell, WIDTHS[i] as number))
-      .join(' ');
     const after = tableRow(
       [
         `${cases.passed}/${cases.total}`,
@@ -77,27 +92,46 @@ function table(
   return lines;
 }
 
-function toJson(graded: { problem: Problem; report: ProblemReport }[]): string {
+function toJson(rows: Row[]): string {
   return JSON.stringify({
-    problems: graded.map(({ problem, report }) => ({
-      id: problem.id,
-      dir: problem.dir,
-      title: problem.title,
-      verdict: report.verdict,
-      reused: report.reused === true,
-      followUps: report.followUps,
-      // The traps the report leads with, root causes first (empty when nothing failed).
-      diagnosis: { traps: report.diagnosis?.traps ?? [] },
-      cases: report.cases.map((c) => ({
-        name: c.name,
-        tier: c.tier,
-        trap: c.trap,
-        status: c.status,
-        ms: c.ms,
-        message: c.status === 'passed' ? null : (c.message ?? null),
-      })),
-    })),
+    problems: rows.map((row) => ('unmet' in row ? unjudgedJson(row) : gradedJson(row))),
   });
+}
+
+/** The same keys as a judged problem's, nothing in them judged, and the line kata would print. */
+function unjudgedJson({ problem, unmet }: Unjudged) {
+  return {
+    id: problem.id,
+    dir: problem.dir,
+    title: problem.title,
+    verdict: 'unavailable',
+    message: unmet.message,
+    reused: false,
+    followUps: { passed: 0, total: 0 },
+    diagnosis: { traps: [] },
+    cases: [],
+  };
+}
+
+function gradedJson({ problem, report }: Graded) {
+  return {
+    id: problem.id,
+    dir: problem.dir,
+    title: problem.title,
+    verdict: report.verdict,
+    reused: report.reused === true,
+    followUps: report.followUps,
+    // The traps the report leads with, root causes first (empty when nothing failed).
+    diagnosis: { traps: report.diagnosis?.traps ?? [] },
+    cases: report.cases.map((c) => ({
+      name: c.name,
+      tier: c.tier,
+      trap: c.trap,
+      status: c.status,
+      ms: c.ms,
+      message: c.status === 'passed' ? null : (c.message ?? null),
+    })),
+  };
 }
 
 export async function grade(argv: string[], io: IO): Promise<number> {
@@ -149,15 +183,22 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   }
 
   const started = performance.now();
+  // What this machine cannot judge (a Redis kata without Redis) is listed, not judged, not recorded.
+  const unjudged = new Map<Problem, Unmet>();
+  for (const problem of chosen) {
+    const unmet = unmetRequirement(problem);
+    if (unmet) unjudged.set(problem, unmet);
+  }
+  const judging = chosen.filter((problem) => !unjudged.has(problem));
   // One child process per lane, reused from problem to problem (each gets a fresh vm context).
-  const lanes = Math.min(availableParallelism(), chosen.length);
+  const lanes = Math.min(availableParallelism(), judging.length);
   const slots: SessionSlot[] = Array.from({ length: lanes }, () => ({}));
   // Every file's types are checked meanwhile, in turn, by the process's one checker: no lane waits
   // for its cold start. Type errors make a compile error, as on LeetCode.
-  const checks = chosen.map((problem) =>
+  const checks = judging.map((problem) =>
     typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
   );
-  const judged = await mapConcurrent(chosen, lanes, (problem, lane) =>
+  const judged = await mapConcurrent(judging, lanes, (problem, lane) =>
     judge({
       problem,
       solutionFile: fileOf(problem),
@@ -171,13 +212,22 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     const errors = typeErrors[i];
     return errors === undefined ? report : typeErrorReport(report, errors);
   });
-  const graded = chosen.map((problem, i) => ({ problem, report: reports[i] as ProblemReport }));
+  const graded: Graded[] = judging.map((problem, i) => ({
+    problem,
+    report: reports[i] as ProblemReport,
+  }));
+  // In the order chosen, the problems not judged among the others.
+  const reportOf = new Map(graded.map((g) => [g.problem, g.report]));
+  const rows: Row[] = chosen.map((problem) => {
+    const unmet = unjudged.get(problem);
+    return unmet ? { problem, unmet } : { problem, report: reportOf.get(problem) as ProblemReport };
+  });
 
   // Solutions kept elsewhere (--dir) are not the learner's: their hints do not apply.
   const hinted = new Set<string>();
   // Progress that cannot be saved does not hide the verdicts: they are shown, then what went wrong.
   let unsaved: StateError | undefined;
-  if (values.dir === undefined) {
+  if (values.dir === undefined && graded.length > 0) {
     // An untouched stub was not attempted: judging it must not stamp a first attempt on it.
     const untouched = new Set(
       graded
@@ -201,9 +251,15 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   }
   const solved = graded.filter((g) => g.report.verdict === 'accepted').length;
   if (values.json) {
-    io.out(toJson(graded));
+    io.out(toJson(rows));
   } else {
-    io.out(table(graded, io, hinted).join('\n'));
+    io.out(table(rows, io, hinted).join('\n'));
+    // Once per missing thing, however many problems need it: what is missing and how to get it.
+    const notes = new Map([...unjudged.values()].map((unmet) => [unmet.label, unmet.note]));
+    for (const [label, note] of notes) {
+      const lines = wrapKeepingCode(escapeControl(`${label}: ${note}`), WIDTH, '  ').split('\n');
+      io.out(lines.map(io.style.dim).join('\n'));
+    }
     const starred = graded.some(
       (g) => g.report.verdict === 'accepted' && hinted.has(g.problem.dir),
     );
@@ -219,8 +275,11 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     const followUps = graded.reduce((sum, g) => sum + g.report.followUps.passed, 0);
     const followUpsTotal = graded.reduce((sum, g) => sum + g.report.followUps.total, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    // Problems not judged are neither solved nor failed: they are counted apart.
+    const notJudged = unjudged.size > 0 ? ` · ${unjudged.size} not judged` : '';
     io.out(
-      `\nSolved ${solved}/${graded.length} · follow-ups ${followUps}/${followUpsTotal} · ${seconds} s`,
+      `\nSolved ${solved}/${graded.length} · follow-ups ${followUps}/${followUpsTotal} · ${seconds} s` +
+        notJudged,
     );
     if (values.reveal) {
       for (const { problem, report } of graded) {
@@ -237,5 +296,7 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     }
   }
   if (unsaved) throw unsaved;
+  // Nothing could be judged at all: not a success, and not the learner's failure either.
+  if (graded.length === 0) return USAGE_EXIT;
   return solved === graded.length ? 0 : 1;
 }

@@ -9,6 +9,7 @@ import { watch } from 'chokidar';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { unmetRequirement } from '../../harness/judge/requirements.ts';
 import { warmTypeChecker } from '../../harness/judge/typecheck.ts';
 import {
   isSolved,
@@ -17,11 +18,12 @@ import {
   updateProgress,
 } from '../../harness/learner/progress.ts';
 import { readRegularFile, shownPath, sizeText, StateError } from '../../harness/learner/state.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
 import { formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import type { Verdict } from '../../harness/judge/outcome.ts';
-import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { isShippedStub } from '../../harness/learner/learning.ts';
-import { errorLine, parse, resolveProblem, type IO } from '../lib/cli.ts';
+import { errorLine, parse, resolveProblem, USAGE_EXIT, type IO } from '../lib/cli.ts';
 import { readMaterial, showNextHint } from './hint.ts';
 
 /** A statement is a page or two; anything far larger is not one. */
@@ -216,6 +218,13 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
   if (!problem) {
     io.out(io.style.green('Every problem is accepted. Try the follow-ups: npm run grade'));
     return 0;
+  }
+  // A kata this machine cannot judge (no Redis, say) is not opened: one line says what is missing
+  // and how to get it, before a statement the learner could not work on. Nothing is recorded.
+  const unmet = unmetRequirement(problem);
+  if (unmet) {
+    io.err(wrapKeepingCode(escapeControl(unmet.message), WIDTH, '  '));
+    return USAGE_EXIT;
   }
   io.out(renderMarkdown(readStatement(problem), io.style));
   const stub = path.relative(process.cwd(), problem.stubFile);
