@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -65,6 +66,9 @@ const SOURCES = ['typecheck.ts', 'typecheck-snapshot.ts'].map((name) =>
   path.join(REPO_ROOT, 'harness', 'judge', name),
 );
 
+/** The sources' hashes, read once: they do not change under a running process. */
+let sourcesHash: string[] | undefined;
+
 /** Node, TypeScript, the checker and its setup (not where the repo is): another of any is another snapshot. */
 export function snapshotFile(setup: Setup): string {
   let stamp = '';
@@ -74,7 +78,7 @@ export function snapshotFile(setup: Setup): string {
   } catch {
     // no TypeScript: nothing will be built
   }
-  const sources = SOURCES.map((file) => {
+  sourcesHash ??= SOURCES.map((file) => {
     try {
       return sha256(readFileSync(file, 'utf8'));
     } catch {
@@ -84,7 +88,7 @@ export function snapshotFile(setup: Setup): string {
   // Where the repo is (root, globalsFile, codeCache) and the priority are given at start, not built in.
   const built = [setup.typescript, setup.globalNames, setup.realmDeclarations, setup.options];
   const key = sha256(
-    JSON.stringify([process.version, process.arch, stamp, built, sources, WARM_UP_FILES]),
+    JSON.stringify([process.version, process.arch, stamp, built, sourcesHash, WARM_UP_FILES]),
   ).slice(0, 16);
   return path.join(cacheDirOf(setup.typescript), `typecheck-${key}.snapshot`);
 }
@@ -142,7 +146,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
  */
 export function buildCheckerSnapshot(setup: Setup, serveSource: string): Promise<boolean> {
   const blob = snapshotFile(setup);
-  if (exists(blob)) return Promise.resolve(true);
+  if (existsSync(blob)) return Promise.resolve(true);
   const dir = path.dirname(blob);
   const lock = `${blob}.lock`;
   try {
@@ -183,13 +187,9 @@ export function buildCheckerSnapshot(setup: Setup, serveSource: string): Promise
         // not kept: the next process tries again
       }
       cleanUp();
-      resolve(exists(blob));
+      resolve(existsSync(blob));
     });
   });
-}
-
-function exists(file: string): boolean {
-  return statSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Gone, so that the next process builds it again (Node refused it: another build of Node, say). */
@@ -205,7 +205,7 @@ export function spawnSnapshotChecker(
   setup: Setup,
 ): { child: ChildProcess; blob: string } | undefined {
   const blob = snapshotFile(setup);
-  if (!exists(blob)) return undefined;
+  if (!existsSync(blob)) return undefined;
   const child = spawn(process.execPath, ['--snapshot-blob', blob], {
     stdio: ['pipe', 'pipe', 'ignore'],
     env: cleanEnv(),

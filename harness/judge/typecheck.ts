@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { PROBLEMS_DIR, REPO_ROOT } from '../paths.ts';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
@@ -502,18 +503,12 @@ function startSnapshotChecker(setup: Setup): Checker | undefined {
     },
     pending: new Map(),
   };
-  let buffered = '';
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    buffered += chunk;
-    let end: number;
-    while ((end = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
+  if (child.stdout) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       answered = true;
       onReply(started, JSON.parse(line) as CheckReply);
-    }
-  });
+    });
+  }
   // A pipe closed under a write (the process died) is reported by 'exit'.
   child.stdin?.on('error', () => {});
   const died = (): void => {
