@@ -127,12 +127,14 @@ export class ChildSession {
       if (message.type === 'cases') this.cases = message.cases;
       if ('output' in message && message.output) collect(message.output);
       this.listener?.(message);
+      if (message.type === 'cases') this.listedThen?.();
     });
     // A message sent as the child dies fails (EPIPE) as an 'error' event, which would end this
     // process if nobody listened. The death itself is what counts, and 'exit' reports it.
     this.child.on('error', () => {});
     this.child.on('exit', (code, signal) => {
       this.exited = true;
+      clearTimeout(this.listingWait);
       clearInterval(this.poll);
       const heapDeath = /heap out of memory|Reached heap limit|Allocation failed/.test(
         this.stderrTail,
@@ -290,6 +292,26 @@ export class ChildSession {
       if (this.death) return done({ kind: 'died', reason: this.death });
       this.child.send({ type: 'run', index } satisfies ParentMessage);
     });
+  }
+
+  /** What killOnceListed waits to do, and how long it waits at most. */
+  private listedThen: (() => void) | undefined;
+  private listingWait: NodeJS.Timeout | undefined;
+
+  /**
+   * Kills the child once it has listed the suite's cases (at once if it has, and after `maxMs` at
+   * the latest): a judgement cut short still names every case. It waits beside whoever waits on
+   * the child, never in their place.
+   */
+  killOnceListed(maxMs: number): void {
+    if (this.cases !== undefined || !this.alive) return this.kill();
+    const kill = (): void => {
+      clearTimeout(this.listingWait);
+      this.listedThen = undefined;
+      this.kill();
+    };
+    this.listedThen = kill;
+    this.listingWait = setTimeout(kill, maxMs);
   }
 
   kill(reason?: Death): void {

@@ -16,6 +16,8 @@ import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
  * cases not reached by then are skipped. CPU time, so that a busy machine skips nothing more.
  */
 export const PROBLEM_BUDGET_MS = 6000;
+/** A cancelled child waits at most this long to list its cases (it takes tens of milliseconds). */
+const LISTING_WAIT_MS = 1000;
 
 export interface JudgeOptions {
   problem: Problem;
@@ -238,7 +240,14 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     slot.session?.kill();
     slot.session = undefined;
   };
-  signal?.addEventListener('abort', stop, { once: true });
+  // Cancelled (a type error found, a newer save): the child goes once it has listed the suite's
+  // cases, the runner's work before any learner code loads, so that the report of a judgement cut
+  // short still names every case. A type error can be known before that: a kept answer is at once.
+  const cancel = (): void => {
+    slot.session?.killOnceListed(LISTING_WAIT_MS);
+    slot.session = undefined;
+  };
+  signal?.addEventListener('abort', cancel, { once: true });
   const request = {
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: solutionFile,
@@ -260,7 +269,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
       });
       const remembered = key !== undefined && options.memo.reuse ? recall(key) : undefined;
       if (remembered) {
-        signal?.removeEventListener('abort', stop);
+        signal?.removeEventListener('abort', cancel);
         return remembered;
       }
     }
@@ -282,7 +291,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     return slot.session;
   };
   const finish = (result: ProblemReport): ProblemReport => {
-    signal?.removeEventListener('abort', stop);
+    signal?.removeEventListener('abort', cancel);
     if (options.slot) slot.session?.close();
     else releaseSlot(slot);
     if (cancelled()) return { ...result, cancelled: true };
