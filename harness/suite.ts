@@ -51,6 +51,12 @@ export interface Encoded {
 export interface FixtureSpec {
   source: string;
   args?: unknown[];
+  /**
+   * A fixture that talks to a service outside the realm (`'redis'`: see harness/redis/facade.ts).
+   * Its function is then called with a `post(command, args)` first, before `args`: the realm's one
+   * way out, which queues a request of plain strings for the judge to carry to the service.
+   */
+  outbound?: 'redis';
 }
 
 /** An argument that stands for a fixture: the learner's code receives the fixture's handle. */

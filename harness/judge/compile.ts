@@ -270,7 +270,14 @@ export async function cachedScript(
 /** The child process's program: the same for every problem. */
 export function workerBundle(): Promise<string> {
   const entry = path.join(HARNESS_DIR, 'judge', 'child', 'main.ts');
-  return cachedBuild('worker', [HARNESS_DIR], { entryPoints: [entry], format: 'esm' }, '.mjs');
+  // The redis package stays outside: it is loaded from node_modules on demand, only by a child whose
+  // suite has Redis clients (harness/redis/facade-host.ts), and bundled it would break on its requires.
+  return cachedBuild(
+    'worker',
+    [HARNESS_DIR],
+    { entryPoints: [entry], format: 'esm', external: ['redis'] },
+    '.mjs',
+  );
 }
 
 /**

@@ -46,6 +46,11 @@ export interface JudgeOptions {
    * make the verdict a compile error, and stop the cases once they are known (see typecheck.ts).
    */
   typeCheck?: boolean;
+  /**
+   * The Redis a suite's Redis client fixtures talk to (harness/redis/facade.ts): the child connects
+   * one client per fixture there. Starting it (or choosing the user's REDIS_URL) is the caller's.
+   */
+  redisUrl?: string;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -252,6 +257,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: solutionFile,
     className: problem.className,
+    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
   };
   const worker = await workerBundle();
   let key: string | undefined;

@@ -77,10 +77,13 @@ export async function settle(
 ): Promise<(Reply | undefined)[]> {
   const settled = port.settled?.bind(port);
   if (settled === undefined) throw new Error('this port cannot await answers');
+  const pump = port.pump?.bind(port);
   const replies: (Reply | undefined)[] = tickets.map(() => undefined);
   let left = tickets.length;
   const started = performance.now();
   for (;;) {
+    // Requests the learner's code made through an outbound fixture go out before anything waits.
+    pump?.();
     for (let i = 0; i < tickets.length; i++) {
       if (replies[i] !== undefined) continue;
       const reply = settled(tickets[i] as number);

@@ -31,6 +31,11 @@ export const OUT_SLOTS = 2 + 2 * FLAT_MAX;
 export const TAG = '\u0000kata';
 /** Learner output kept per drain; the rest is counted, not stored. */
 export const OUTPUT_CAP = 16_384;
+/**
+ * Outbound requests (see `post` in createBridge): how many may wait at once, how many strings one
+ * may carry, and how many characters all waiting ones may carry together. The judge checks them again.
+ */
+export const OUTBOUND_LIMITS = { waiting: 10_000, args: 10_000, chars: 8_000_000 } as const;
 
 export interface Bridge {
   out: unknown[];
@@ -38,7 +43,8 @@ export interface Bridge {
   load(exportsName: string, errorName: string, className: string): number;
   addFactory(key: string, factory: unknown): void;
   reset(): void;
-  makeFixture(name: string, key: string, argsJson: string): number;
+  /** With `outbound`, the fixture's function gets its `post` (see takeOutbound) before its args. */
+  makeFixture(name: string, key: string, argsJson: string, outbound?: boolean): number;
   hasFixture(name: string): boolean;
   construct(target: number, kinds: string, ...args: unknown[]): number;
   call(target: number, method: string, kinds: string, ...args: unknown[]): number;
@@ -73,6 +79,16 @@ export interface Bridge {
    * dropped by reset); else writes its reply into `out` as `call` does and returns its code, once.
    */
   settled(ticket: number): number;
+  /**
+   * The requests outbound fixtures posted since the last take, as JSON text built here from strings
+   * and integers alone: `[[id, channel, [arg, …]], …]`, or '' when there are none.
+   */
+  takeOutbound(): string;
+  /**
+   * Settles request `id` with `text` (a string, so resolving it reads no `then`): false when no
+   * request waits under that id (answered already, or dropped by reset).
+   */
+  answerOutbound(id: number, text: string): boolean;
 }
 
 /** Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function. */
@@ -98,6 +114,8 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   const freeze = Object.freeze;
   const defineProperty = Object.defineProperty;
   const create = Object.create;
+  const RealmPromise = Promise;
+  const BaseRangeError = RangeError;
 
   // Node formats a stack with `globalThis.Error.prepareStackTrace` of the realm the error belongs
   // to, handing it call sites of every frame, the judge's included: lock both names for good.
@@ -395,6 +413,74 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     }
   };
 
+  // Outbound requests: the one way out of this realm. An outbound fixture (a Redis client's facade)
+  // gets `post`, bound to its name; it queues the request here as plain strings and returns a
+  // promise of this realm. Nothing leaves by a call: the judge takes the queue as text
+  // (takeOutbound), carries the requests to the service, and settles each with text (answerOutbound).
+  // The records have no prototype, and the text is built by concatenation, so taking and answering
+  // reads no property learner code could have put on a prototype, and calls none of its code.
+  interface Request {
+    id: number;
+    channel: string;
+    args: string[];
+    count: number;
+  }
+  // OUTBOUND_LIMITS, restated: this function may use nothing outside itself.
+  const LIMITS = { waiting: 10_000, args: 10_000, chars: 8_000_000 };
+  let outbox: Record<number, Request> = create(null) as Record<number, Request>;
+  let answers: Record<number, (text: string) => void> = create(null) as Record<
+    number,
+    (text: string) => void
+  >;
+  let waitingCount = 0;
+  let queuedChars = 0;
+  let firstQueued = 0;
+  let nextRequest = 0;
+  // An answer is text: 'v' and JSON of plain data (strings, numbers, null, lists of them), or 'e' and
+  // an error's message. It is decoded after an await, in a job of this realm's own: the judge has
+  // settled the promise with a string (which has no `then` to read) and is gone from the stack by
+  // the time the decoded value, or a fresh Error of this realm, reaches learner code.
+  const decode = async (answer: Promise<string>): Promise<unknown> => {
+    const text = await answer;
+    if (text[0] === 'v') return parse(text.slice(1));
+    throw new BaseError(text.slice(1));
+  };
+  const post = (channel: string, args: unknown): Promise<unknown> => {
+    if (!isArray(args)) throw new BaseTypeError('a request is a list of strings');
+    const length = (args as unknown[]).length;
+    if (typeof length !== 'number' || length < 1 || length > LIMITS.args) {
+      throw new BaseRangeError(`a request carries 1 to ${LIMITS.args} strings, not ${length}`);
+    }
+    const copy: string[] = create(null) as string[];
+    let chars = 0;
+    for (let i = 0; i < length; i++) {
+      const arg = (args as unknown[])[i];
+      if (typeof arg !== 'string') throw new BaseTypeError('a request carries strings only');
+      copy[i] = arg;
+      chars += arg.length;
+    }
+    if (waitingCount >= LIMITS.waiting) {
+      throw new BaseRangeError(`more than ${LIMITS.waiting} requests are waiting for an answer`);
+    }
+    if (queuedChars + chars > LIMITS.chars) {
+      throw new BaseRangeError(`the requests waiting to go out exceed ${LIMITS.chars} characters`);
+    }
+    const id = nextRequest++;
+    const request = create(null) as Request;
+    request.id = id;
+    request.channel = channel;
+    request.args = copy;
+    request.count = length;
+    outbox[id] = request;
+    queuedChars += chars;
+    waitingCount++;
+    return decode(
+      new RealmPromise<string>((resolve) => {
+        answers[id] = resolve;
+      }),
+    );
+  };
+
   return {
     out,
     missing: MISSING,
@@ -426,10 +512,26 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       fixtures = Object.create(null);
       // A call that never settled may settle later: into a record nobody reads any more.
       pending = create(null) as Record<number, Pending>;
+      // Requests of the case before are neither sent nor answered: their promises never settle.
+      outbox = create(null) as Record<number, Request>;
+      answers = create(null) as Record<number, (text: string) => void>;
+      waitingCount = 0;
+      queuedChars = 0;
+      firstQueued = nextRequest;
     },
-    makeFixture(name, key, argsJson) {
+    makeFixture(name, key, argsJson, outbound = false) {
       try {
-        const made = apply(factories[key] as () => unknown, undefined, parse(argsJson, revive));
+        const args = parse(argsJson, revive) as unknown[];
+        let list: ArrayLike<unknown> = args;
+        if (outbound) {
+          // Array-like without a prototype: no iterator or index setter of the learner's is consulted.
+          const withPost = create(null) as Record<number, unknown> & { length: number };
+          withPost[0] = (request: unknown) => post(name, request);
+          for (let i = 0; i < args.length; i++) withPost[i + 1] = args[i];
+          withPost.length = args.length + 1;
+          list = withPost;
+        }
+        const made = apply(factories[key] as () => unknown, undefined, list);
         fixtures[name] = made as (typeof fixtures)[string];
         return 0;
       } catch (error) {
@@ -536,6 +638,30 @@ export function createBridge(global: Record<string, unknown>): Bridge {
         // An answer's getter threw as it was read, as it would have in a synchronous call.
         return threw(error);
       }
+    },
+    takeOutbound() {
+      let text = '';
+      const last = nextRequest;
+      for (let id = firstQueued; id < last; id++) {
+        const request = outbox[id];
+        if (request === undefined) continue;
+        delete outbox[id];
+        let line = `[${toText(id)},${stringify(request.channel)},[`;
+        const args = request.args;
+        for (let i = 0; i < request.count; i++) line += (i > 0 ? ',' : '') + stringify(args[i]);
+        text += (text === '' ? '' : ',') + line + ']]';
+      }
+      firstQueued = last;
+      queuedChars = 0;
+      return text === '' ? '' : `[${text}]`;
+    },
+    answerOutbound(id, text) {
+      const resolve = typeof id === 'number' ? answers[id] : undefined;
+      if (resolve === undefined || typeof text !== 'string') return false;
+      delete answers[id];
+      waitingCount--;
+      resolve(text);
+      return true;
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');

@@ -2,6 +2,7 @@
 // reference, run directly. Drive code sees only this interface, so it treats both alike and never
 // holds a learner object itself.
 import { isFixtureRef, type AnyClass, type FixtureSpec } from '../../suite.ts';
+import { encodeAnswer, parseOutbound, type OutboundHost } from './outbound.ts';
 
 /** What a learner's exception is reduced to before it leaves their realm: text only. */
 export interface LearnerError {
@@ -52,6 +53,11 @@ export interface Port {
    * it has not. Read it at once, as any reply.
    */
   settled?(ticket: number): Reply | undefined;
+  /**
+   * Optional: sends what outbound fixtures (a Redis client's facade) have queued on to their
+   * service. Called while an answer is awaited.
+   */
+  pump?(): void;
 }
 
 export const NOT_CONSTRUCTED = (className: string, method: string): string =>
@@ -93,6 +99,7 @@ export function withHandles(value: unknown, handleOf: (name: string) => unknown)
 export function makeFixture(
   spec: FixtureSpec,
   made: ReadonlyMap<string, { handle: unknown }> = new Map(),
+  post?: (request: unknown) => Promise<unknown>,
 ): {
   handle: unknown;
   control: Record<string, (...args: unknown[]) => unknown>;
@@ -110,6 +117,11 @@ export function makeFixture(
       throw new Error(`no fixture ${name} yet: a case makes its fixtures in order`);
     return earlier.handle;
   }) as unknown[];
+  if (spec.outbound !== undefined) {
+    if (post === undefined)
+      throw new Error(`a fixture needs ${spec.outbound}, and there is no way to it`);
+    return factory(post, ...args) as ReturnType<typeof makeFixture>;
+  }
   return factory(...args) as ReturnType<typeof makeFixture>;
 }
 
@@ -124,10 +136,30 @@ function describeError(error: unknown): LearnerError {
   return { isError: false, name: '', message: String(error), stack: '' };
 }
 
-/** Runs a trusted class (the reference) in the judge's own realm. */
-export function directPort(cls: AnyClass): Port {
+/**
+ * Runs a trusted class (the reference) in the judge's own realm. With `host`, its outbound fixtures
+ * (a Redis client's facade) reach their service through it directly, with the same checks and the
+ * same plain answers as from a learner's realm.
+ */
+export function directPort(cls: AnyClass, host?: OutboundHost): Port {
   let instances: object[] = [];
   let fixtures = new Map<string, ReturnType<typeof makeFixture>>();
+  let generation = 0;
+  let nextRequest = 0;
+  const postFor =
+    (channel: string) =>
+    (args: unknown): Promise<unknown> => {
+      const [request] = parseOutbound(JSON.stringify([[nextRequest++, channel, args]]));
+      const asked = generation;
+      return new Promise((resolve, reject) =>
+        host?.dispatch(request!, (answer) => {
+          if (asked !== generation) return;
+          const text = encodeAnswer(answer);
+          if (text.startsWith('v')) resolve(JSON.parse(text.slice(1)));
+          else reject(new Error(text.slice(1)));
+        }),
+      );
+    };
   const handleOf = (name: string): unknown => fixtures.get(name)?.handle;
   const resolve = (args: readonly unknown[]): unknown[] =>
     args.map((arg) => withHandles(arg, handleOf));
@@ -154,10 +186,15 @@ export function directPort(cls: AnyClass): Port {
       instances = [];
       settledReplies = new Map();
       fixtures = new Map();
+      generation++;
+      const outbound: { name: string; args: readonly unknown[] }[] = [];
       // In the order listed: a fixture may be handed the ones before it.
       for (const [name, spec] of Object.entries(specs ?? {})) {
-        fixtures.set(name, makeFixture(spec, fixtures));
+        if (spec.outbound !== undefined) outbound.push({ name, args: spec.args ?? [] });
+        const post = host === undefined ? undefined : postFor(name);
+        fixtures.set(name, makeFixture(spec, fixtures, post));
       }
+      host?.reset(outbound);
     },
     construct(target, args) {
       return attempt(() => {

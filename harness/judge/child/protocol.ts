@@ -24,6 +24,11 @@ export interface OpenRequest {
   runner: string;
   learnerFile: string;
   className: string;
+  /**
+   * The Redis the suite's Redis client fixtures talk to (see harness/redis/facade.ts), when it has
+   * any: the judge's own server, or the user's REDIS_URL.
+   */
+  redisUrl?: string;
 }
 
 /** The learner's bundle travels as text: the child reads no learner file itself. */

@@ -5,6 +5,7 @@
 import vm from 'node:vm';
 import type { FixtureSpec } from '../../suite.ts';
 import { createBridge, FLAT_MAX, REPLY, TAG, type Bridge } from './inside-realm.ts';
+import { encodeAnswer, parseOutbound, type OutboundHost } from './outbound.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
 
 /**
@@ -284,12 +285,67 @@ export class LearnerRealm implements Port {
 
   reset(fixtures: Record<string, FixtureSpec> | undefined): void {
     this.bridge.reset();
+    // Answers still on their way belong to the case before: they are dropped, not delivered.
+    this.generation++;
+    const outbound: { name: string; args: readonly unknown[] }[] = [];
     for (const [name, spec] of Object.entries(fixtures ?? {})) {
       const key = this.factoryKeys.get(spec.source);
       if (key === undefined) throw new Error(`fixture ${name} was not compiled into the realm`);
-      const code = this.bridge.makeFixture(name, key, JSON.stringify(spec.args ?? [], tag));
+      if (spec.outbound !== undefined) {
+        if (this.outboundHost === undefined) {
+          throw new Error(
+            `fixture ${name} needs ${spec.outbound}, and this realm has no way to it`,
+          );
+        }
+        outbound.push({ name, args: spec.args ?? [] });
+      }
+      const code = this.bridge.makeFixture(
+        name,
+        key,
+        JSON.stringify(spec.args ?? [], tag),
+        spec.outbound !== undefined,
+      );
       if (code !== 0) throw new Error(`fixture ${name} failed to build: ${String(this.out[2])}`);
     }
+    this.outboundHost?.reset(outbound);
+  }
+
+  private outboundHost: OutboundHost | undefined;
+  private generation = 0;
+  private pumpScheduled = false;
+
+  /** Gives outbound fixtures (a Redis client's facade) their way out: `host` carries their requests. */
+  attachOutbound(host: OutboundHost): void {
+    this.outboundHost = host;
+  }
+
+  /**
+   * Takes the requests outbound fixtures queued and hands them to the host; each answer goes back
+   * into the realm as text. Called while a call is awaited (drive-async's settle), and again after
+   * every answer, so that a request made in reaction to one goes out without waiting for a poll.
+   */
+  pump(): void {
+    const host = this.outboundHost;
+    if (host === undefined) return;
+    const requests = parseOutbound(this.bridge.takeOutbound());
+    const generation = this.generation;
+    for (const request of requests) {
+      host.dispatch(request, (answer) => {
+        if (generation !== this.generation) return;
+        this.bridge.answerOutbound(request.id, encodeAnswer(answer));
+        this.schedulePump();
+      });
+    }
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    // After the microtasks the answer sets off: by then the learner's next request is queued.
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   construct(target: number, args: readonly unknown[]): Reply {

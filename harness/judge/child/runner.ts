@@ -10,6 +10,7 @@ import {
   decode,
   type AnyClass,
   type Case,
+  type FixtureSpec,
   type Suite,
 } from '../../suite.ts';
 import type { Port } from './port.ts';
@@ -20,6 +21,8 @@ export interface ContextRunner {
   cases: CaseInfo[];
   /** Every fixture source the suite uses, to compile into the learner's realm before their code. */
   fixtureSources: string[];
+  /** The services the suite's outbound fixtures talk to (`['redis']`), each once. */
+  outbound: NonNullable<FixtureSpec['outbound']>[];
   run(
     index: number,
     learner: Port,
@@ -85,6 +88,9 @@ function checkCase(suite: Suite, c: Case): void {
     }
   } else if (isFixed(c) && decode(c).some(isParallel)) {
     throw new Error(`case "${c.name}": a parallel step needs an async case`);
+  } else if (Object.values(c.fixtures ?? {}).some((spec) => spec.outbound !== undefined)) {
+    // Requests go out only while an answer is awaited: in a synchronous case none would ever go.
+    throw new Error(`case "${c.name}": a fixture that talks to a service needs an async case`);
   }
 }
 
@@ -92,8 +98,12 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
   for (const c of suite.cases) checkCase(suite, c);
   const wrongs = wrongModules.map(knownWrong).filter((w) => w !== undefined);
   const fixtureSources = new Set<string>();
+  const outbound = new Set<NonNullable<FixtureSpec['outbound']>>();
   for (const c of suite.cases) {
-    for (const spec of Object.values(c.fixtures ?? {})) fixtureSources.add(spec.source);
+    for (const spec of Object.values(c.fixtures ?? {})) {
+      fixtureSources.add(spec.source);
+      if (spec.outbound !== undefined) outbound.add(spec.outbound);
+    }
   }
   return {
     cases: suite.cases.map((c) => ({
@@ -108,6 +118,7 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
       beyondLeetCode: c.beyondLeetCode === true,
     })),
     fixtureSources: [...fixtureSources],
+    outbound: [...outbound],
     run(index, learner, className, learnerFile, mapStack, fresh) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);

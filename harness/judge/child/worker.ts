@@ -16,6 +16,7 @@ import {
 } from './protocol.ts';
 import { guardIntrinsics } from './intrinsics.ts';
 import { LearnerRealm } from './realm.ts';
+import { RedisFacadeHost } from '../../redis/facade-host.ts';
 import { learnerStack } from './stack.ts';
 import { readFileSync } from 'node:fs';
 
@@ -67,7 +68,24 @@ class Problem {
     // The case runner is this program's own code, not the script's: one copy serves every problem,
     // so V8 compiles and optimises it once per child rather than once per problem.
     this.runner = createRunner(suite, wrongModules);
-    this.realm = new LearnerRealm(this.runner.fixtureSources);
+    this.realm = this.newRealm();
+  }
+
+  /** Hosts of the realms' Redis clients: each realm has its own, closed with the problem. */
+  private readonly hosts: RedisFacadeHost[] = [];
+
+  /** A realm for the learner's code, with a way out for the suite's Redis clients if it has any. */
+  private newRealm(): LearnerRealm {
+    const realm = new LearnerRealm(this.runner.fixtureSources);
+    if (this.runner.outbound.includes('redis')) {
+      const url = this.request.redisUrl;
+      if (url === undefined)
+        throw new Error('the suite uses Redis clients, and no Redis was given');
+      const host = new RedisFacadeHost(url);
+      this.hosts.push(host);
+      realm.attachOutbound(host);
+    }
+    return realm;
   }
 
   private code = '';
@@ -75,7 +93,7 @@ class Problem {
 
   /** The learner's class loaded again in a realm of its own (its output is dropped). */
   private fresh(): LearnerRealm | undefined {
-    const realm = new LearnerRealm(this.runner.fixtureSources);
+    const realm = this.newRealm();
     for (const library of this.libraries) realm.loadLibrary(library);
     const loaded = realm.load(this.code, BUNDLE_NAME, this.request.className);
     return loaded.ok ? realm : undefined;
@@ -115,6 +133,9 @@ class Problem {
   async runAsync(index: number): Promise<{ result: CaseResult; output: string }> {
     if (!this.loaded) throw new Error('the learner was not loaded');
     const { className, learnerFile } = this.request;
+    // Loading the redis package costs hundreds of ms of CPU: not to be counted in the first case.
+    // (Only then: without Redis the case starts at once, its 'waiting' message sent synchronously.)
+    if (this.hosts.length > 0) await Promise.all(this.hosts.map((host) => host.ready()));
     // The parent's wall backstop learns how long the case may wait, so that it stops only a child
     // that gets no CPU, never one waiting within its call deadlines.
     const result = await this.runner.runAsync(
@@ -125,6 +146,8 @@ class Problem {
       this.mapStack,
       (ms) => send({ type: 'waiting', index, ms }),
     );
+    // The case is over: its Redis clients disconnect now, and answers still on their way are dropped.
+    if (this.runner.outbound.length > 0) this.realm.reset(undefined);
     return { result, output: this.realm.drainOutput() };
   }
 
@@ -135,6 +158,8 @@ class Problem {
    */
   close(): void {
     this.realm.reset(undefined);
+    // Every client of every realm disconnects: no connection outlives the problem.
+    for (const host of this.hosts.splice(0)) void host.close();
   }
 
   run(index: number): { result: CaseResult; output: string } {
