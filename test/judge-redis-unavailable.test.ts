@@ -202,21 +202,44 @@ describe('grade, without Redis', () => {
   });
 });
 
-describe('with Redis available, nothing changes (judging on Redis is a later step)', () => {
+// With Redis there, kata and grade start it (or reach REDIS_URL) before judging: one that is there
+// but cannot be used is said in one line, as a missing one is (test/redis-judge-start.test.ts and
+// test/redis-url-acl.test.ts judge on a real one).
+describe('with a Redis that is there but cannot be used', () => {
   test.each([
-    ['redis-server on PATH', () => ({ PATH: `${bareBin}:${path.dirname(fakeServer)}` })],
-    ['REDIS_SERVER', () => ({ PATH: bareBin, REDIS_SERVER: fakeServer })],
-    ['REDIS_URL', () => ({ PATH: bareBin, REDIS_URL: 'redis://127.0.0.1:1' })],
-  ])('%s: kata and grade judge the problem and record it', (_, env) => {
+    [
+      'redis-server on PATH',
+      () => ({ PATH: `${bareBin}:${path.dirname(fakeServer)}` }),
+      /redis-server exited with status 1 before it was ready/,
+    ],
+    [
+      'REDIS_SERVER',
+      () => ({ PATH: bareBin, REDIS_SERVER: fakeServer }),
+      /redis-server exited with status 1 before it was ready/,
+    ],
+    [
+      'REDIS_URL',
+      () => ({ PATH: bareBin, REDIS_URL: 'redis://127.0.0.1:1' }),
+      /Redis at redis:\/\/127\.0\.0\.1:1 did not answer/,
+    ],
+  ])('%s: kata says why and exits 2; grade lists it apart; nothing recorded', (_, env, why) => {
     const kata = run(['kata', REDIS_DIR, '--once'], env());
-    expect(kata.code).toBe(0);
-    expect(kata.stdout).toContain('Accepted');
-    expect(kata.progress?.problems[REDIS_DIR]?.bestVerdict).toBe('accepted');
-    const grade = run(['grade', REDIS_DIR, '--json'], env());
+    expect(kata.code).toBe(2);
+    expect(kata.stdout).toBe('');
+    expect(unwrapped(kata.stderr)).toMatch(why);
+    fits80(kata.stderr);
+    expect(kata.progress).toBeUndefined();
+    const grade = run(['grade', REDIS_DIR, '933', '--json'], env());
     expect(grade.code).toBe(0);
-    const [only] = (JSON.parse(grade.stdout) as { problems: { verdict: string }[] }).problems;
-    expect(only?.verdict).toBe('accepted');
-    expect(grade.progress?.problems[REDIS_DIR]?.attempts).toBe(1);
+    const problems = (
+      JSON.parse(grade.stdout) as { problems: { dir: string; verdict: string; message: string }[] }
+    ).problems;
+    expect(problems.map((p) => [p.dir, p.verdict])).toEqual([
+      [REDIS_DIR, 'unavailable'],
+      [DIR933, 'accepted'],
+    ]);
+    expect(problems[0]?.message).toMatch(why);
+    expect(Object.keys(grade.progress?.problems ?? {})).toEqual([DIR933]);
   });
 });
 

@@ -51,6 +51,11 @@ export interface JudgeOptions {
    * one client per fixture there. Starting it (or choosing the user's REDIS_URL) is the caller's.
    */
   redisUrl?: string;
+  /**
+   * What the suite's Redis keys start with (redisKey in harness/redis/facade.ts): a prefix of this
+   * judgement's own, within the one the judge owns on a user's server (REDIS_URL).
+   */
+  redisKeyPrefix?: string;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -258,6 +263,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     learnerFile: solutionFile,
     className: problem.className,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.redisKeyPrefix ? { redisKeyPrefix: options.redisKeyPrefix } : {}),
   };
   const worker = await workerBundle();
   let key: string | undefined;

@@ -58,7 +58,11 @@ function open(url: string, timeoutMs: number): Connection {
     const { createClient } = await loadRedis();
     if (connection.closed) throw new Error('The client is closed');
     // RESP2: replies are strings, integers, null and lists, the plain data the facade promises.
-    const client = createClient({ url, RESP: 2 });
+    // No reconnecting: on a user's server (REDIS_URL) the URL logs in as the judge's confined user
+    // (acl.ts), and node-redis, reconnecting after that user is gone, runs the commands it queued
+    // even though AUTH failed, as the server's default user (seen on Redis 7.0: a SET outside the
+    // prefix went through). A connection dropped mid-case fails its commands instead.
+    const client = createClient({ url, RESP: 2, socket: { reconnectStrategy: false } });
     // Without a listener, a dropped connection is an unhandled 'error' event: the child would crash.
     client.on('error', () => {});
     connection.client = client as unknown as Client;

@@ -15,6 +15,7 @@
 // data as RESP2 gives it: strings, integers, null, and lists of them. A Redis error rejects with an
 // Error of the learner's realm carrying Redis's message (`NOSCRIPT No matching script…`), so code
 // matches errors by message, as it must with a client that may live in another realm anyway.
+import { REDIS_PREFIX_GLOBAL } from '../judge/child/protocol.ts';
 import type { FixtureSpec } from '../suite.ts';
 
 /** What Redis answers, as the facade gives it. */
@@ -40,6 +41,18 @@ export interface RedisClientOptions {
    * (stopped, frozen) then fails within the call deadline instead of hanging the case.
    */
   commandTimeoutMs?: number;
+}
+
+/**
+ * A Redis key of a case: `name` under the judgement's prefix (a fresh one per judgement, within the
+ * prefix the judge owns on a user's server). A suite passes its keys through this, so that learner
+ * code, which uses the key it is given as is, stays within what the judge may touch, and no
+ * judgement sees another's keys. Read when called, in the child: the prefix is the one this problem
+ * was opened with (none when the suite runs outside the judge).
+ */
+export function redisKey(name: string): string {
+  const prefix = (globalThis as Record<string, unknown>)[REDIS_PREFIX_GLOBAL];
+  return `${typeof prefix === 'string' ? prefix : ''}${name}`;
 }
 
 /**

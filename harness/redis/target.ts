@@ -1,10 +1,15 @@
 // The Redis a grade runs against: the user's own server when REDIS_URL says so (confined to a fresh key
 // prefix, cleaned up afterwards), else a redis-server the judge starts and owns entirely.
+import { createRestrictedUser } from './acl.ts';
 import { redactUrl, redisAvailability } from './availability.ts';
 import { deleteKeysWithPrefix, newKeyPrefix } from './prefix.ts';
 import { RedisStartError, startRedis, type StartRedisOptions } from './server.ts';
 
 export interface RedisTarget {
+  /**
+   * Where learner code's connections go: the judge's server, or on the user's, the user's server
+   * logged in as a user confined to `keyPrefix` (acl.ts). Holds that user's password: never shown.
+   */
   readonly url: string;
   /** Put in front of every key the judge uses: '' on the judge's own server. */
   readonly keyPrefix: string;
@@ -48,13 +53,20 @@ export async function openRedis(options: StartRedisOptions = {}): Promise<RedisT
   const { url } = availability;
   const admin = await connectAdmin(url);
   const keyPrefix = newKeyPrefix();
+  // Before any learner command: without the restricted user, a script could flush the server.
+  const restricted = await createRestrictedUser(admin, url, keyPrefix).catch((error: unknown) => {
+    admin.destroy();
+    throw error;
+  });
   let closing: Promise<void> | undefined;
   const close = async () => {
     try {
+      // The user first: deleting it disconnects its clients, so nothing writes while keys go.
+      await restricted.remove();
       await deleteKeysWithPrefix(admin, keyPrefix);
     } finally {
       admin.destroy();
     }
   };
-  return { url, keyPrefix, owned: false, close: () => (closing ??= close()) };
+  return { url: restricted.url, keyPrefix, owned: false, close: () => (closing ??= close()) };
 }

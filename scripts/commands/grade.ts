@@ -13,6 +13,8 @@ import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { unmetRequirement, type Unmet } from '../../harness/judge/requirements.ts';
 import { typeErrorMessage } from '../../harness/judge/typecheck.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { CommandRedis, redisStartUnmet } from '../../harness/redis/session.ts';
 import { isShippedStub } from '../../harness/learner/learning.ts';
 import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
 import { StateError } from '../../harness/learner/state.ts';
@@ -198,24 +200,43 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   const checks = judging.map((problem) =>
     typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
   );
-  const judged = await mapConcurrent(judging, lanes, (problem, lane) =>
-    judge({
+  // One Redis for the whole grade, started when the first problem that needs it comes up (never
+  // for a grade without one), and gone when the grade is over, however it ends.
+  const redis = new CommandRedis();
+  const judged = await mapConcurrent(judging, lanes, async (problem, lane) => {
+    let redisOptions;
+    try {
+      redisOptions = await redis.optionsFor(problem);
+    } catch (error) {
+      if (!(error instanceof RedisStartError)) throw error;
+      // Redis is there but cannot be used (it failed to start, or REDIS_URL refuses a confined
+      // user): listed apart like a problem without Redis, with the reason.
+      unjudged.set(problem, redisStartUnmet(error));
+      return undefined;
+    }
+    return judge({
       problem,
       solutionFile: fileOf(problem),
       slot: slots[lane],
       typeCheck: false,
       memo: { reuse: !values.fresh },
-    }),
-  ).finally(() => slots.forEach(releaseSlot));
-  const typeErrors = await Promise.all(checks);
-  const reports = judged.map((report, i) => {
-    const errors = typeErrors[i];
-    return errors === undefined ? report : typeErrorReport(report, errors);
+      ...redisOptions,
+    });
+  }).finally(async () => {
+    slots.forEach(releaseSlot);
+    await redis.close();
   });
-  const graded: Graded[] = judging.map((problem, i) => ({
-    problem,
-    report: reports[i] as ProblemReport,
-  }));
+  const typeErrors = await Promise.all(checks);
+  const graded: Graded[] = [];
+  judging.forEach((problem, i) => {
+    const report = judged[i];
+    if (report === undefined) return;
+    const errors = typeErrors[i];
+    graded.push({
+      problem,
+      report: errors === undefined ? report : typeErrorReport(report, errors),
+    });
+  });
   // In the order chosen, the problems not judged among the others.
   const reportOf = new Map(graded.map((g) => [g.problem, g.report]));
   const rows: Row[] = chosen.map((problem) => {

@@ -10,6 +10,8 @@ import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { unmetRequirement } from '../../harness/judge/requirements.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { CommandRedis, redisStartLine } from '../../harness/redis/session.ts';
 import { warmTypeChecker } from '../../harness/judge/typecheck.ts';
 import {
   isSolved,
@@ -75,16 +77,23 @@ async function judgeAndShow(
   slot?: SessionSlot,
   signal?: AbortSignal,
   typeCheck = true,
+  redis?: CommandRedis,
 ): Promise<{ accepted: boolean; verdict?: Verdict; cancelled?: boolean; unsaved?: StateError }> {
   let decided: string | undefined;
   let done = 0;
   progress(io, showing, 'Judging…');
+  // Keys of its own for every judgement; the server was started before the first. (Awaited only
+  // for a problem that requires Redis: any other is judged at once, as ever.)
+  const redisOptions = problem.requires?.includes('redis')
+    ? await redis?.optionsFor(problem)
+    : undefined;
   const report = await judge({
     slot,
     signal,
     typeCheck,
     problem,
     solutionFile: problem.stubFile,
+    ...redisOptions,
     // Shown as soon as it is known (the first failing example or core case decides), while the
     // other cases still run.
     onDecided: (verdict) => {
@@ -180,6 +189,22 @@ export interface KataOptions {
 }
 
 export async function kata(argv: string[], io: IO, options: KataOptions = {}): Promise<number> {
+  // The problem's Redis, if it needs one: started once for the whole session (every save is judged
+  // on it) and stopped when the command ends, whichever way.
+  const redis = new CommandRedis();
+  try {
+    return await openKata(argv, io, options, redis);
+  } finally {
+    await redis.close();
+  }
+}
+
+async function openKata(
+  argv: string[],
+  io: IO,
+  options: KataOptions,
+  redis: CommandRedis,
+): Promise<number> {
   const { values, positionals } = parse(argv, {
     command: 'kata',
     args: '[problem]',
@@ -226,6 +251,16 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     io.err(wrapKeepingCode(escapeControl(unmet.message), WIDTH, '  '));
     return USAGE_EXIT;
   }
+  // Started before anything is shown, so that a Redis that cannot be used is said in one line, as
+  // when there is none; nothing is started for a problem without Redis.
+  try {
+    await redis.optionsFor(problem);
+  } catch (error) {
+    if (!(error instanceof RedisStartError)) throw error;
+    // There is Redis, but it cannot be used: one line, as when there is none.
+    io.err(wrapKeepingCode(escapeControl(redisStartLine(error)), WIDTH, '  '));
+    return USAGE_EXIT;
+  }
   io.out(renderMarkdown(readStatement(problem), io.style));
   const stub = path.relative(process.cwd(), problem.stubFile);
   io.out(`\n${io.style.bold('Your solution:')} ${stub}:1\n`);
@@ -252,6 +287,7 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
     slot,
     undefined,
     !watchMode,
+    redis,
   );
   if (!watchMode) {
     releaseSlot(slot);
@@ -290,7 +326,15 @@ export async function kata(argv: string[], io: IO, options: KataOptions = {}): P
         current = controller;
         io.clear?.();
         io.out(io.style.dim(`— ${new Date().toLocaleTimeString()} · judging ${stub} —`));
-        const judged = await judgeAndShow(problem, showing, io, slot, controller.signal);
+        const judged = await judgeAndShow(
+          problem,
+          showing,
+          io,
+          slot,
+          controller.signal,
+          true,
+          redis,
+        );
         if (current === controller) current = undefined;
         if (judged.cancelled) return;
         if (judged.unsaved) io.err(`error: ${errorLine(judged.unsaved.message)}`);

@@ -29,6 +29,11 @@ export interface OpenRequest {
    * any: the judge's own server, or the user's REDIS_URL.
    */
   redisUrl?: string;
+  /**
+   * What every Redis key of the suite starts with (see redisKey in harness/redis/facade.ts): the
+   * judgement's own prefix (on a user's server, within the one the judge owns there).
+   */
+  redisKeyPrefix?: string;
 }
 
 /** The learner's bundle travels as text: the child reads no learner file itself. */
@@ -44,3 +49,6 @@ export type ParentMessage =
 
 /** Where a problem's runner script leaves its suite and known-wrong modules, on the judge's global. */
 export const RUNNER_GLOBAL = '__kataRunner';
+
+/** Where the child leaves the problem's Redis key prefix for the suite (redisKey), on its global. */
+export const REDIS_PREFIX_GLOBAL = '__kataRedisKeyPrefix';

@@ -9,6 +9,7 @@ import type { CaseResult } from '../outcome.ts';
 import { createRunner, type ContextRunner, type RunnerScript } from './runner.ts';
 import { undeclaredAdvice } from './run-case.ts';
 import {
+  REDIS_PREFIX_GLOBAL,
   RUNNER_GLOBAL,
   type ChildMessage,
   type OpenRequest,
@@ -61,8 +62,10 @@ class Problem {
     const run = new vm.Script(`(function (require) {"use strict";${code}\n})`, {
       filename: request.runner,
     }).runInThisContext() as (require: NodeJS.Require) => void;
-    run(createRequire(request.runner));
     const holder = globalThis as Record<string, unknown>;
+    // Set before the suite runs, since fixed cases build their keys as it loads; read by redisKey.
+    holder[REDIS_PREFIX_GLOBAL] = request.redisKeyPrefix ?? '';
+    run(createRequire(request.runner));
     const { suite, wrongModules } = holder[RUNNER_GLOBAL] as RunnerScript;
     delete holder[RUNNER_GLOBAL];
     // The case runner is this program's own code, not the script's: one copy serves every problem,

@@ -1,0 +1,243 @@
+// REDIS_URL: the user's own server. Before any learner command runs there, the judge creates a user
+// confined to its key prefix and to the kata commands (harness/redis/acl.ts), the facade's clients
+// log in as it, and it is deleted afterwards. A server started here with startRedis() poses as the
+// user's, holding keys and a user of its own that must come out as they went in.
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { aclRules, databaseOf } from '../harness/redis/acl.ts';
+import { findRedisServer } from '../harness/redis/availability.ts';
+import { RedisStartError, startRedis, type RedisServer } from '../harness/redis/server.ts';
+import { openRedis } from '../harness/redis/target.ts';
+import { runScript, scratchDir } from './helpers.ts';
+import {
+  COUNTER_DIR,
+  HOSTILE,
+  repoWithRedisProblems,
+  SLOW,
+  solutionsDir,
+  startCommand,
+  TWIN_DIR,
+  until,
+} from './redis-problem.ts';
+
+const serverPath = findRedisServer();
+if (!serverPath) {
+  // Loud on purpose: a machine without Redis must not look as if it had run these tests.
+  console.warn(
+    '\n*** SKIPPING the REDIS_URL confinement tests: redis-server is not installed ***\n',
+  );
+}
+
+const newClient = (url: string) =>
+  createClient({ url, RESP: 2, socket: { reconnectStrategy: false } });
+type Client = ReturnType<typeof newClient>;
+
+async function connect(url: string): Promise<Client> {
+  const client = newClient(url);
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+/** Every key and value of the database, and the server's users with their rules. */
+async function snapshot(admin: Client) {
+  const keys = ((await admin.sendCommand(['KEYS', '*'])) as string[]).sort();
+  const values = await Promise.all(keys.map((key) => admin.sendCommand(['DUMP', key])));
+  const users = ((await admin.sendCommand(['ACL', 'LIST'])) as string[]).sort();
+  return { keys, values, users };
+}
+
+test('the rules: prefix keys only, no dangerous or cross-database command; a plain prefix only', () => {
+  const rules = aclRules('window-katas:0a1b:', 'secret', 0);
+  expect(rules.slice(0, 4)).toEqual(['reset', 'on', '>secret', '~window-katas:0a1b:*']);
+  const last = (name: string) => rules.lastIndexOf(name);
+  // Later rules win: each denial comes after the categories that would allow it.
+  for (const denied of [
+    '-@dangerous',
+    '-flushall',
+    '-swapdb',
+    '-select',
+    '-script|flush',
+    '-scan',
+  ]) {
+    expect(last(denied)).toBeGreaterThan(last('+@scripting'));
+  }
+  expect(aclRules('p:', 'x', 2)).toContain('+select');
+  expect(() => aclRules('a*', 'x', 0)).toThrow(/plain/);
+  expect(databaseOf('redis://h:1/2')).toBe(2);
+  expect(databaseOf('redis://h:1')).toBe(0);
+});
+
+describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", () => {
+  let users: RedisServer;
+  let admin: Client;
+  let repo: string;
+  let before: Awaited<ReturnType<typeof snapshot>>;
+
+  beforeAll(async () => {
+    users = await startRedis();
+    admin = await connect(users.url);
+    await admin.set('user:precious', 'keep me');
+    await admin.hSet('user:hash', { a: '1' });
+    await admin.select(1);
+    await admin.set('db1:key', 'in db 1');
+    await admin.select(0);
+    await admin.sendCommand(['ACL', 'SETUSER', 'app', 'on', '>app-pass', '~app:*', '+get']);
+    before = await snapshot(admin);
+    repo = repoWithRedisProblems('redis-url-acl');
+  });
+  afterAll(async () => {
+    admin?.destroy();
+    await users?.stop();
+  });
+
+  /** The database, the users, and database 1 are as the user left them. */
+  async function untouched(): Promise<void> {
+    expect(await snapshot(admin)).toEqual(before);
+    const other = await connect(`${users.url}/1`);
+    expect(await other.get('db1:key')).toBe('in db 1');
+    expect(await other.dbSize()).toBe(1);
+    other.destroy();
+  }
+
+  test('FLUSHALL, SWAPDB and keys outside the prefix are refused by Redis, also from Lua', async () => {
+    const target = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
+    const user = new URL(target.url).username;
+    expect(user).toMatch(/^window-katas-[0-9a-f]{12}$/);
+    expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).toContain(user);
+    const client = await connect(target.url);
+    try {
+      const run = (args: string[]) =>
+        client.sendCommand(args).then(
+          (value) => `ran: ${JSON.stringify(value)}`,
+          (error: Error) => error.message,
+        );
+      expect(await run(['EVAL', "return redis.call('FLUSHALL')", '0'])).toMatch(
+        /can't run this command/,
+      );
+      expect(await run(['EVAL', "return redis.call('SWAPDB', '0', '1')", '0'])).toMatch(
+        /can't run this command/,
+      );
+      expect(await run(['EVAL', "return redis.call('DEL', 'user:precious')", '0'])).toMatch(
+        /can't access at least one of the keys/,
+      );
+      expect(await run(['FLUSHALL'])).toMatch(/^NOPERM/);
+      expect(await run(['SET', 'user:precious', 'x'])).toMatch(/^NOPERM/);
+      expect(await run(['SCAN', '0'])).toMatch(/^NOPERM/);
+      expect(await run(['SCRIPT', 'FLUSH'])).toMatch(/^NOPERM/);
+      // What a kata needs runs.
+      const key = `${target.keyPrefix}1:k`;
+      expect(await run(['EVAL', "return redis.call('INCR', KEYS[1])", '1', key])).toBe('ran: 1');
+      expect(await run(['PEXPIRE', key, '5000'])).toBe('ran: 1');
+      expect(await run(['TIME'])).toMatch(/^ran: \["\d+","\d+"\]$/);
+      expect(await run(['SCRIPT', 'LOAD', 'return 1'])).toMatch(/^ran: "[0-9a-f]{40}"$/);
+    } finally {
+      await target.close();
+      client.destroy();
+    }
+    // The user is gone, and with it any connection it had; the judge's keys too.
+    expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).not.toContain(user);
+    await untouched();
+  });
+
+  test('a server without ACL is refused with a clear line, and nothing is left on it', async () => {
+    const old = await startRedis({ args: ['--rename-command', 'ACL', 'acl-hidden-here'] });
+    const oldAdmin = await connect(old.url);
+    try {
+      await oldAdmin.set('user:precious', 'keep me');
+      const url = `redis://:hunter2@127.0.0.1:${old.port}`;
+      await oldAdmin.sendCommand(['CONFIG', 'SET', 'requirepass', 'hunter2']);
+      const error = await openRedis({ env: { REDIS_URL: url } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisStartError);
+      expect(String(error)).toMatch(/has no ACL \(Redis 6 or later has it\)/);
+      expect(String(error)).not.toContain('hunter2');
+      expect(await oldAdmin.sendCommand(['KEYS', '*'])).toEqual(['user:precious']);
+      // Only this test's own connection: the judge's admin connection was closed.
+      const clients = String(await oldAdmin.sendCommand(['CLIENT', 'LIST']))
+        .trim()
+        .split('\n');
+      expect(clients).toHaveLength(1);
+      // kata says so in one line and judges nothing.
+      const kata = runScript(repo, ['kata', COUNTER_DIR, '--once'], {
+        env: { REDIS_URL: url, KATA_STATE_DIR: scratchDir('no-acl-state') },
+      });
+      expect(kata.code).toBe(2);
+      expect(kata.stdout).toBe('');
+      expect(kata.stderr.replace(/\n {2}/g, ' ')).toMatch(/has no ACL/);
+      expect(kata.stderr).not.toContain('hunter2');
+    } finally {
+      oldAdmin.destroy();
+      await old.stop();
+    }
+  });
+
+  test('grade: the reference is Accepted there; the user’s keys and users are as they were', () => {
+    const { code, stdout } = runScript(
+      repo,
+      ['grade', COUNTER_DIR, TWIN_DIR, '--json', '--fresh'],
+      {
+        env: { REDIS_URL: users.url, KATA_STATE_DIR: scratchDir('url-grade-state') },
+      },
+    );
+    const problems = (JSON.parse(stdout) as { problems: { dir: string; verdict: string }[] })
+      .problems;
+    expect(problems.map((p) => p.verdict)).toEqual(['accepted', 'accepted']);
+    expect(code).toBe(0);
+    return untouched();
+  });
+
+  test('grade: a solution reaching for the user’s data gets Redis’s refusals, and reaches nothing', async () => {
+    const hostile = solutionsDir('url-hostile', HOSTILE);
+    const { stdout } = runScript(
+      repo,
+      ['grade', '--dir', hostile, COUNTER_DIR, '--json', '--fresh'],
+      {
+        env: { REDIS_URL: users.url },
+      },
+    );
+    const [problem] = (
+      JSON.parse(stdout) as { problems: { verdict: string; cases: { message: string | null }[] }[] }
+    ).problems;
+    expect(problem?.verdict).toBe('runtime-error');
+    const message = problem?.cases[0]?.message ?? '';
+    const said = JSON.parse(/SAID (\{.*?\})(?:\n|$)/.exec(message)?.[1] ?? '{}') as Record<
+      string,
+      string
+    >;
+    expect(said.flushall).toMatch(/can't run this command/);
+    expect(said.flushdb).toMatch(/can't run this command/);
+    expect(said.swapdb).toMatch(/can't run this command/);
+    // Redis refuses SCRIPT in a script whatever the user: the ACL is a second wall there.
+    expect(said.scriptFlush).toMatch(/can't run this command|not allowed from script/);
+    expect(said.aclFromLua).toMatch(/can't run this command|not allowed from script/);
+    expect(said.luaSet).toMatch(/can't access at least one of the keys/);
+    expect(said.luaDel).toMatch(/can't access at least one of the keys/);
+    // Sent as commands, the judge's own refusals come first (facade-host.ts), else Redis's.
+    expect(said.set).toMatch(/NOPERM/);
+    expect(said.scan).toMatch(/NOPERM/);
+    expect(said.own).toBe('ran: 1');
+    await untouched();
+  });
+
+  test('Ctrl-C of grade in the middle of judging: the judge’s user and keys are removed', async () => {
+    const slow = solutionsDir('url-slow', SLOW);
+    const grade = startCommand(repo, ['grade', '--dir', slow, COUNTER_DIR, '--fresh'], {
+      REDIS_URL: users.url,
+    });
+    try {
+      const judgeUser = async () =>
+        ((await admin.sendCommand(['ACL', 'USERS'])) as string[]).some((name) =>
+          name.startsWith('window-katas-'),
+        );
+      expect(await until(judgeUser, 20_000)).toBe(true);
+      // The first case is waiting on Redis (BLPOP) by now.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      grade.kill('SIGINT');
+      expect(await grade.exited).toEqual({ code: 130, signal: null });
+      expect(await judgeUser()).toBe(false);
+      await untouched();
+    } finally {
+      grade.kill('SIGKILL');
+    }
+  });
+});
