@@ -35,6 +35,7 @@ const alive = (pid: number): boolean => redisServerPids().includes(pid);
 describe('CommandRedis', () => {
   const fakeTarget = (log: string[]): RedisTarget => ({
     url: 'redis://fake',
+    adminUrl: 'redis://fake',
     keyPrefix: '',
     owned: true,
     close: async () => void log.push('close'),
@@ -56,8 +57,8 @@ describe('CommandRedis', () => {
     ]);
     // Each judgement has keys of its own on the shared server.
     expect(options).toEqual([
-      { redisUrl: 'redis://fake', redisKeyPrefix: '1:' },
-      { redisUrl: 'redis://fake', redisKeyPrefix: '2:' },
+      { redisUrl: 'redis://fake', redisAdminUrl: 'redis://fake', redisKeyPrefix: '1:' },
+      { redisUrl: 'redis://fake', redisAdminUrl: 'redis://fake', redisKeyPrefix: '2:' },
     ]);
     expect(log).toEqual(['open']);
     // While it runs, Ctrl-C is its business (it cleans up, then exits); afterwards no longer.
@@ -98,6 +99,7 @@ describe('CommandRedis', () => {
     const url = new CommandRedis(async () => ({ ...fakeTarget([]), keyPrefix: 'p:' }));
     expect(await url.optionsFor({ requires: ['redis'] })).toEqual({
       redisUrl: 'redis://fake',
+      redisAdminUrl: 'redis://fake',
       redisKeyPrefix: 'p:1:',
     });
     await url.close();

@@ -52,6 +52,11 @@ export interface JudgeOptions {
    */
   redisUrl?: string;
   /**
+   * Where the judge's own checks of a Redis case connect (Redis's clock, the keys' TTLs, MONITOR):
+   * the server's owner on the judge's server, the user's REDIS_URL on theirs. redisUrl when absent.
+   */
+  redisAdminUrl?: string;
+  /**
    * What the suite's Redis keys start with (redisKey in harness/redis/facade.ts): a prefix of this
    * judgement's own, within the one the judge owns on a user's server (REDIS_URL).
    */
@@ -263,6 +268,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     learnerFile: solutionFile,
     className: problem.className,
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.redisAdminUrl === undefined ? {} : { redisAdminUrl: options.redisAdminUrl }),
     ...(options.redisKeyPrefix ? { redisKeyPrefix: options.redisKeyPrefix } : {}),
   };
   const worker = await workerBundle();

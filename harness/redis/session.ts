@@ -12,6 +12,7 @@ import { openRedis, type RedisTarget } from './target.ts';
 /** What judge() takes for a problem's Redis (see JudgeOptions): nothing for one without Redis. */
 export interface JudgeRedisOptions {
   redisUrl?: string;
+  redisAdminUrl?: string;
   redisKeyPrefix?: string;
 }
 
@@ -60,7 +61,11 @@ export class CommandRedis {
     this.judgements += 1;
     const judgement = this.judgements;
     const target = await this.opening;
-    return { redisUrl: target.url, redisKeyPrefix: `${target.keyPrefix}${judgement}:` };
+    return {
+      redisUrl: target.url,
+      redisAdminUrl: target.adminUrl,
+      redisKeyPrefix: `${target.keyPrefix}${judgement}:`,
+    };
   }
 
   /** Stops the judge's server, or on the user's, deletes the judge's user and keys. Idempotent. */

@@ -11,6 +11,11 @@ export interface RedisTarget {
    * logged in as a user confined to `keyPrefix` (acl.ts). Holds that user's password: never shown.
    */
   readonly url: string;
+  /**
+   * Where the judge's own checks connect (a case's clock reads, key inspection, MONITOR): the
+   * server as its owner on the judge's server, the user's REDIS_URL on theirs. Never a learner's.
+   */
+  readonly adminUrl: string;
   /** Put in front of every key the judge uses: '' on the judge's own server. */
   readonly keyPrefix: string;
   /** True when the judge started the server (and may flush it, reconfigure it, stop it). */
@@ -48,7 +53,13 @@ export async function openRedis(options: StartRedisOptions = {}): Promise<RedisT
   if (!availability.available) throw new RedisStartError(availability.message);
   if (availability.mode === 'own') {
     const server = await startRedis({ ...options, serverPath: availability.serverPath });
-    return { url: server.url, keyPrefix: '', owned: true, close: () => server.stop() };
+    return {
+      url: server.url,
+      adminUrl: server.url,
+      keyPrefix: '',
+      owned: true,
+      close: () => server.stop(),
+    };
   }
   const { url } = availability;
   const admin = await connectAdmin(url);
@@ -68,5 +79,11 @@ export async function openRedis(options: StartRedisOptions = {}): Promise<RedisT
       admin.destroy();
     }
   };
-  return { url: restricted.url, keyPrefix, owned: false, close: () => (closing ??= close()) };
+  return {
+    url: restricted.url,
+    adminUrl: url,
+    keyPrefix,
+    owned: false,
+    close: () => (closing ??= close()),
+  };
 }

@@ -29,6 +29,8 @@ export interface OpenRequest {
    * any: the judge's own server, or the user's REDIS_URL.
    */
   redisUrl?: string;
+  /** Where the judge's checks of a Redis case connect (see JudgeOptions.redisAdminUrl). */
+  redisAdminUrl?: string;
   /**
    * What every Redis key of the suite starts with (see redisKey in harness/redis/facade.ts): the
    * judgement's own prefix (on a user's server, within the one the judge owns there).
