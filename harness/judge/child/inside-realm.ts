@@ -36,6 +36,14 @@ export const OUTPUT_CAP = 16_384;
  * may carry, and how many characters all waiting ones may carry together. The judge checks them again.
  */
 export const OUTBOUND_LIMITS = { waiting: 10_000, args: 10_000, chars: 8_000_000 } as const;
+/**
+ * The channels of the realm's timers (see `setTimeout` in createBridge): '(timer)' carries a delay in
+ * ms and is answered by the judge itself when it has passed; '(timer-clear)' carries the id of a
+ * '(timer)' request the judge took and the learner cleared, and is never answered. Fixture names
+ * cannot begin with '(' (the realm refuses them), so no fixture posts on these.
+ */
+export const TIMER_CHANNEL = '(timer)';
+export const TIMER_CLEAR_CHANNEL = '(timer-clear)';
 
 export interface Bridge {
   out: unknown[];
@@ -89,10 +97,19 @@ export interface Bridge {
    * request waits under that id (answered already, or dropped by reset).
    */
   answerOutbound(id: number, text: string): boolean;
+  /**
+   * From now on (until reset) `Date.now()`, `new Date()` and `Date()` read the real time plus `ms`,
+   * as on a server whose clock is off. 0 puts it right; anything but a finite number is ignored.
+   */
+  skewClock(ms: number): void;
 }
 
-/** Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function. */
-export function createBridge(global: Record<string, unknown>): Bridge {
+/**
+ * Evaluated inside the realm: returns the bridge. Keep it free of anything outside this function.
+ * With `timers`, learner code gets setTimeout and clearTimeout (answered through the outbound queue,
+ * see below); without, they throw as they always have.
+ */
+export function createBridge(global: Record<string, unknown>, timers?: boolean): Bridge {
   'use strict';
   const TAG_KEY = '\u0000kata';
   const SLOTS = 2 + 2 * 24;
@@ -116,6 +133,7 @@ export function createBridge(global: Record<string, unknown>): Bridge {
   const create = Object.create;
   const RealmPromise = Promise;
   const BaseRangeError = RangeError;
+  const isFiniteNumber = Number.isFinite;
 
   // Node formats a stack with `globalThis.Error.prepareStackTrace` of the realm the error belongs
   // to, handing it call sites of every frame, the judge's included: lock both names for good.
@@ -176,32 +194,47 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       'timers are not available here: the judge calls your methods one at a time, synchronously',
     );
   };
+  const onlyTimeouts = (): never => {
+    throw new BaseError(
+      'only setTimeout and clearTimeout are available here (no setInterval or setImmediate)',
+    );
+  };
   global.console = console;
-  global.setTimeout = global.setInterval = global.setImmediate = noTimers;
+  global.setTimeout = noTimers;
+  global.setInterval = global.setImmediate = timers === true ? onlyTimeouts : noTimers;
   global.clearTimeout = global.clearInterval = global.clearImmediate = () => undefined;
   // Reading the real time is allowed, and counted: a failure in a case where the learner's code
   // read it most likely comes from using it instead of the clock the case hands over.
   let clockReads = 0;
+  // What the judge added to the real time (skewClock): a server whose clock is off reads it so.
+  let skew = 0;
   const RealDate = global.Date as DateConstructor | undefined;
   if (typeof RealDate === 'function') countClockReads(RealDate);
   function countClockReads(RealDate: DateConstructor): void {
     const realNow = RealDate.now;
+    const dateText = RealDate.prototype.toString;
     defineProperty(RealDate, 'now', {
       value: function now(): number {
         clockReads += 1;
-        return apply(realNow, RealDate, []);
+        return apply(realNow, RealDate, []) + skew;
       },
       writable: true,
       configurable: true,
     });
     const CountedDate = new Proxy(RealDate, {
       construct(target, args, newTarget) {
-        if (args.length === 0) clockReads += 1;
+        if (args.length === 0) {
+          clockReads += 1;
+          if (skew !== 0)
+            return construct(target, [apply(realNow, RealDate, []) + skew], newTarget);
+        }
         return construct(target, args, newTarget);
       },
       apply(target, self, args) {
         clockReads += 1;
-        return apply(target, self, args);
+        // Date() ignores its arguments and tells the time now as text, as new Date().toString() would.
+        if (skew === 0) return apply(target, self, args);
+        return apply(dateText, construct(RealDate, [apply(realNow, RealDate, []) + skew]), []);
       },
     });
     global.Date = CountedDate;
@@ -445,6 +478,36 @@ export function createBridge(global: Record<string, unknown>): Bridge {
     if (text[0] === 'v') return parse(text.slice(1));
     throw new BaseError(text.slice(1));
   };
+  /** Queues a request of strings already checked and copied; returns its id. */
+  const enqueue = (channel: string, copy: string[], length: number, chars: number): number => {
+    if (queuedChars + chars > LIMITS.chars) {
+      throw new BaseRangeError(`the requests waiting to go out exceed ${LIMITS.chars} characters`);
+    }
+    const id = nextRequest++;
+    const request = create(null) as Request;
+    request.id = id;
+    request.channel = channel;
+    request.args = copy;
+    request.count = length;
+    outbox[id] = request;
+    queuedChars += chars;
+    return id;
+  };
+  /** A request answered with text: its id, and a promise of this realm that the answer settles. */
+  const ask = (channel: string, copy: string[], length: number, chars: number) => {
+    if (waitingCount >= LIMITS.waiting) {
+      throw new BaseRangeError(`more than ${LIMITS.waiting} requests are waiting for an answer`);
+    }
+    const id = enqueue(channel, copy, length, chars);
+    waitingCount++;
+    const answer = new RealmPromise<string>((resolve) => {
+      answers[id] = resolve;
+    });
+    // `await answer` reads answer.constructor: an own one, so that no getter learner code put on
+    // Promise.prototype runs (or throws) there, and the await takes the answer as it is.
+    defineProperty(answer, 'constructor', { value: RealmPromise });
+    return { id, answer };
+  };
   const post = (channel: string, args: unknown): Promise<unknown> => {
     if (!isArray(args)) throw new BaseTypeError('a request is a list of strings');
     const length = (args as unknown[]).length;
@@ -459,27 +522,99 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       copy[i] = arg;
       chars += arg.length;
     }
-    if (waitingCount >= LIMITS.waiting) {
-      throw new BaseRangeError(`more than ${LIMITS.waiting} requests are waiting for an answer`);
-    }
-    if (queuedChars + chars > LIMITS.chars) {
-      throw new BaseRangeError(`the requests waiting to go out exceed ${LIMITS.chars} characters`);
-    }
-    const id = nextRequest++;
-    const request = create(null) as Request;
-    request.id = id;
-    request.channel = channel;
-    request.args = copy;
-    request.count = length;
-    outbox[id] = request;
-    queuedChars += chars;
-    waitingCount++;
-    return decode(
-      new RealmPromise<string>((resolve) => {
-        answers[id] = resolve;
-      }),
-    );
+    return decode(ask(channel, copy, length, chars).answer);
   };
+
+  // Timers (realms of async problems only): setTimeout posts a '(timer)' request carrying its delay,
+  // and the judge answers it once the delay has passed. The callback then runs in a job of this
+  // realm's own (after an await, as decode's values reach learner code): the judge, which only
+  // settled a promise with a string, is gone from the stack. Its records live here, under ids only
+  // this code hands out; reset forgets them all, so a timer of a case before never fires.
+  interface Timer {
+    request: number;
+    fn: (...args: unknown[]) => unknown;
+    args: unknown[];
+  }
+  let live: Record<number, Timer> = create(null) as Record<number, Timer>;
+  // From 1: a learner's `if (this.timer)` must see a timer.
+  let nextTimer = 1;
+  const TIMEOUT_MAX = 2147483647;
+  /** What an uncaught exception in a callback prints, as Node would; never thrown on. */
+  const uncaught = (error: unknown): void => {
+    try {
+      const stack = error instanceof BaseError ? (error as { stack?: unknown }).stack : undefined;
+      print(`Uncaught ${typeof stack === 'string' ? stack : show(error)}`);
+    } catch {
+      print('Uncaught exception in a timer callback');
+    }
+  };
+  const fire = async (handle: number, answer: Promise<string>): Promise<void> => {
+    await answer;
+    const timer = live[handle];
+    if (timer === undefined) return;
+    delete live[handle];
+    try {
+      apply(timer.fn, undefined, timer.args);
+    } catch (error) {
+      uncaught(error);
+    }
+  };
+  const setTimeoutInRealm = function setTimeout(
+    fn: unknown,
+    ms?: unknown,
+    ...args: unknown[]
+  ): number {
+    if (typeof fn !== 'function') {
+      throw new BaseTypeError('The "callback" argument must be of type function');
+    }
+    // As Node: a delay that is not a number from 1 to 2^31 - 1 is 1 ms.
+    let delay = ms === undefined ? 1 : +(ms as number);
+    if (!(delay >= 1 && delay <= TIMEOUT_MAX)) delay = 1;
+    const text = toText(delay);
+    const copy = create(null) as string[];
+    copy[0] = text;
+    const { id, answer } = ask('(timer)', copy, 1, text.length);
+    const handle = nextTimer++;
+    const timer = create(null) as Timer;
+    timer.request = id;
+    timer.fn = fn as Timer['fn'];
+    timer.args = args;
+    live[handle] = timer;
+    void fire(handle, answer);
+    return handle;
+  };
+  const clearTimeoutInRealm = function clearTimeout(handle?: unknown): void {
+    const key = typeof handle === 'number' || typeof handle === 'string' ? +handle : NaN;
+    const timer = live[key];
+    if (timer === undefined) return;
+    delete live[key];
+    const id = timer.request;
+    // Answered already (its job has not run yet): nothing waits any more, on either side.
+    if (answers[id] === undefined) return;
+    delete answers[id];
+    waitingCount--;
+    const queued = outbox[id];
+    if (queued !== undefined) {
+      // Not taken yet: it never goes out.
+      delete outbox[id];
+      queuedChars -= (queued.args[0] as string).length;
+      return;
+    }
+    // The judge has it: tell it, so that it drops its timer. Nothing answers this one. Should the
+    // queue be full, the judge's timer runs out instead, and its answer finds nobody waiting.
+    const text = toText(id);
+    const copy = create(null) as string[];
+    copy[0] = text;
+    try {
+      enqueue('(timer-clear)', copy, 1, text.length);
+    } catch {
+      // see above
+    }
+  };
+  if (timers === true) {
+    global.setTimeout = setTimeoutInRealm;
+    global.clearTimeout = clearTimeoutInRealm;
+  }
 
   return {
     out,
@@ -518,6 +653,8 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       waitingCount = 0;
       queuedChars = 0;
       firstQueued = nextRequest;
+      live = create(null) as Record<number, Timer>;
+      skew = 0;
     },
     makeFixture(name, key, argsJson, outbound = false) {
       try {
@@ -662,6 +799,9 @@ export function createBridge(global: Record<string, unknown>): Bridge {
       waitingCount--;
       resolve(text);
       return true;
+    },
+    skewClock(ms) {
+      if (typeof ms === 'number' && isFiniteNumber(ms)) skew = ms;
     },
     drainOutput() {
       const text = printed + (dropped > 0 ? `… ${dropped} more lines not kept\n` : '');

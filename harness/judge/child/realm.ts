@@ -1,11 +1,28 @@
 // A learner's realm, seen from the judge: a fresh vm context holding the language's own built-ins,
-// a console that keeps text, and nothing else — no process, no require, no timers, no judge object.
-// It cannot generate code from strings, so what it runs is exactly the bundle it was given. The
-// judge talks to it only through the bridge (inside-realm.ts), in primitives.
+// a console that keeps text, and nothing else — no process, no require, no judge object, and no
+// timers unless asked for (realms of async problems: setTimeout and clearTimeout, which the judge
+// answers through the outbound queue). It cannot generate code from strings, so what it runs is
+// exactly the bundle it was given. The judge talks to it only through the bridge (inside-realm.ts),
+// in primitives.
 import vm from 'node:vm';
 import type { FixtureSpec } from '../../suite.ts';
-import { createBridge, FLAT_MAX, REPLY, TAG, type Bridge } from './inside-realm.ts';
-import { encodeAnswer, parseOutbound, type OutboundHost } from './outbound.ts';
+import {
+  createBridge,
+  FLAT_MAX,
+  OUTBOUND_LIMITS,
+  REPLY,
+  TAG,
+  TIMER_CHANNEL,
+  TIMER_CLEAR_CHANNEL,
+  type Bridge,
+} from './inside-realm.ts';
+import {
+  encodeAnswer,
+  OutboundError,
+  parseOutbound,
+  type OutboundHost,
+  type OutboundRequest,
+} from './outbound.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
 
 /**
@@ -110,6 +127,19 @@ function tag(_key: string, value: unknown): unknown {
 const isPrimitive = (value: unknown): boolean =>
   value === null || (typeof value !== 'object' && typeof value !== 'function');
 
+export interface RealmOptions {
+  /**
+   * Learner code may use setTimeout and clearTimeout (realms of async problems, where calls are
+   * awaited and the judge pumps the realm's requests meanwhile). Without, they throw.
+   */
+  timers?: boolean;
+}
+
+/** The longest delay a timer has, as in Node: a longer one is cut to it. */
+const TIMEOUT_MAX = 2 ** 31 - 1;
+/** The text a fired timer's request is answered with; the realm does not read it. */
+const TIMER_FIRED = 't';
+
 export class LearnerRealm implements Port {
   private readonly context: vm.Context;
   private readonly bridge: Bridge;
@@ -119,7 +149,10 @@ export class LearnerRealm implements Port {
   /** Fixture factories compiled in the realm, by their source. */
   private readonly factoryKeys = new Map<string, string>();
 
-  constructor(fixtureSources: readonly string[] = []) {
+  private readonly timers: boolean;
+
+  constructor(fixtureSources: readonly string[] = [], options: RealmOptions = {}) {
+    this.timers = options.timers === true;
     // The object behind the context's global is the judge's: with a prototype, its `constructor` is
     // the judge's Object, and that Object's constructor compiles code in the judge's realm. No
     // prototype, and the global answers from the realm's own built-ins alone.
@@ -127,7 +160,7 @@ export class LearnerRealm implements Port {
       name: 'learner',
       codeGeneration: { strings: false, wasm: false },
     });
-    const source = `${KEEP_NAMES_SHIM}(${String(createBridge)})(globalThis)`;
+    const source = `${KEEP_NAMES_SHIM}(${String(createBridge)})(globalThis, ${String(this.timers)})`;
     this.bridge = new vm.Script(source, { filename: 'judge-bridge.js' }).runInContext(
       this.context,
     ) as Bridge;
@@ -287,11 +320,15 @@ export class LearnerRealm implements Port {
     this.bridge.reset();
     // Answers still on their way belong to the case before: they are dropped, not delivered.
     this.generation++;
+    for (const timer of this.judgeTimers.values()) clearTimeout(timer);
+    this.judgeTimers.clear();
     const outbound: { name: string; args: readonly unknown[] }[] = [];
     for (const [name, spec] of Object.entries(fixtures ?? {})) {
       const key = this.factoryKeys.get(spec.source);
       if (key === undefined) throw new Error(`fixture ${name} was not compiled into the realm`);
       if (spec.outbound !== undefined) {
+        // '(timer)' and the like are the realm's own channels.
+        if (name.startsWith('(')) throw new Error(`fixture name ${name} is reserved`);
         if (this.outboundHost === undefined) {
           throw new Error(
             `fixture ${name} needs ${spec.outbound}, and this realm has no way to it`,
@@ -326,16 +363,68 @@ export class LearnerRealm implements Port {
    */
   pump(): void {
     const host = this.outboundHost;
-    if (host === undefined) return;
+    if (host === undefined && !this.timers) return;
     const requests = parseOutbound(this.bridge.takeOutbound());
     const generation = this.generation;
     for (const request of requests) {
+      if (this.timers && request.channel === TIMER_CHANNEL) {
+        this.startTimer(request);
+        continue;
+      }
+      if (this.timers && request.channel === TIMER_CLEAR_CHANNEL) {
+        const id = Number(request.args[0]);
+        clearTimeout(this.judgeTimers.get(id));
+        this.judgeTimers.delete(id);
+        continue;
+      }
+      if (host === undefined) {
+        throw new OutboundError(`a request on ${request.channel}, and this realm has no way out`);
+      }
       host.dispatch(request, (answer) => {
         if (generation !== this.generation) return;
         this.bridge.answerOutbound(request.id, encodeAnswer(answer));
         this.schedulePump();
       });
     }
+  }
+
+  /** The judge's timers for the realm's, by request id; all cleared at reset. */
+  private readonly judgeTimers = new Map<number, NodeJS.Timeout>();
+
+  /**
+   * Answers a '(timer)' request once its delay has passed. The timer holds the realm only weakly,
+   * and never keeps the process alive: a realm dropped with timers pending goes all the same.
+   */
+  private startTimer(request: OutboundRequest): void {
+    // Cleared timers whose clearing has not come yet may still be here: room for twice the waiting.
+    if (this.judgeTimers.size >= 2 * OUTBOUND_LIMITS.waiting) {
+      throw new OutboundError('the realm set more timers than requests may wait');
+    }
+    const asked = Number(request.args[0]);
+    const delay = asked >= 1 ? Math.min(asked, TIMEOUT_MAX) : 1;
+    const id = request.id;
+    const generation = this.generation;
+    const realm = new WeakRef(this);
+    const timer = setTimeout(() => {
+      const self = realm.deref();
+      if (self === undefined || self.generation !== generation) return;
+      self.judgeTimers.delete(id);
+      // A string: settling the realm's promise with it reads nothing and calls nothing of theirs.
+      self.bridge.answerOutbound(id, TIMER_FIRED);
+      // The callback may have made requests of its own (a retry): they go out now.
+      self.schedulePump();
+    }, delay);
+    timer.unref();
+    this.judgeTimers.set(id, timer);
+  }
+
+  /**
+   * Skews the clock learner code reads (`Date.now()`, `new Date()`, `Date()`) by `ms`, as a server
+   * whose clock is off; the next reset puts it right.
+   */
+  skewClock(ms: number): void {
+    if (!Number.isFinite(ms)) throw new Error(`a clock skew is a finite number of ms, not ${ms}`);
+    this.bridge.skewClock(ms);
   }
 
   private schedulePump(): void {
