@@ -51,14 +51,15 @@ export class RedisLimiter {
   }
 }`;
 
-/** GET, then SET after an await: the race a Redis kata is built to catch. */
+/** GET, then SET after an await (typed commands, as with the real client): the race a Redis kata is built to catch. */
 const GET_THEN_SET = `
+import type { RedisClient } from ${JSON.stringify(path.resolve(HARNESS, '../problems/redis-client.ts'))};
 export class RedisLimiter {
-  constructor(private readonly redis: any, private readonly limit: number) {}
+  constructor(private readonly redis: RedisClient, private readonly limit: number) {}
   async allow(key: string) {
-    const used = Number((await this.redis.sendCommand(['GET', key])) ?? '0');
+    const used = Number((await this.redis.get(key)) ?? '0');
     if (used >= this.limit) return { allowed: false, remaining: 0 };
-    await this.redis.sendCommand(['SET', key, String(used + 1)]);
+    await this.redis.multi().set(key, used + 1, { PX: 60_000 }).exec();
     return { allowed: true, remaining: this.limit - used - 1 };
   }
 }`;
@@ -151,10 +152,16 @@ describe.skipIf(!serverPath)('Redis client fixtures in the child', () => {
   let handleMessage: (message: ParentMessage) => void;
   const sent: ChildMessage[] = [];
   const originalSend = process.send;
-  const clients = async (): Promise<number> =>
+  /**
+   * Connections of learner code: neither this test's own nor the judge's (AdminConnection in
+   * worker.ts), which clears the judgement's keys with SCAN and UNLINK before each case and stays
+   * open with the problem.
+   */
+  const learnerClients = async (): Promise<number> =>
     String(await admin.sendCommand(['CLIENT', 'LIST']))
       .trim()
-      .split('\n').length;
+      .split('\n')
+      .filter((line) => !/ cmd=(client\|list|scan|unlink) /.test(line)).length;
 
   beforeAll(async () => {
     server = await startRedis();
@@ -203,10 +210,19 @@ describe.skipIf(!serverPath)('Redis client fixtures in the child', () => {
       if (result?.type !== 'result') throw new Error(`case ${index} gave no result`);
       // The case's connections are closed by the time its result is sent.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await clients()).toBe(1);
+      expect(await learnerClients()).toBe(0);
       results.push(result.result);
     }
     handleMessage({ type: 'close' });
+    // Closing the problem closes every connection the judge opened for it, its own included.
+    let open = Infinity;
+    for (let i = 0; i < 40 && open > 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      open = String(await admin.sendCommand(['CLIENT', 'LIST']))
+        .trim()
+        .split('\n').length;
+    }
+    expect(open).toBe(1);
     return results;
   }
 
@@ -264,9 +280,15 @@ describe.skipIf(!serverPath)('Redis client fixtures, judged end to end in a chil
     const racy = await judgeSource('get-then-set', GET_THEN_SET);
     expect(racy.verdict).toBe('wrong-answer');
     expect(racy.cases.map((c) => c.status)).toEqual(['passed', 'failed']);
-    const clients = String(await admin.sendCommand(['CLIENT', 'LIST']))
-      .trim()
-      .split('\n');
+    // The judge's own connection closes with its child, a moment after the verdict.
+    let clients: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      clients = String(await admin.sendCommand(['CLIENT', 'LIST']))
+        .trim()
+        .split('\n');
+      if (clients.length === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(clients).toHaveLength(1);
   });
 });

@@ -2,10 +2,12 @@
 // built inside that realm, whose calls leave only as strings through the bridge's outbound queue and
 // come back as plain data of the realm's own. Run against a real redis-server (startRedis): answers
 // are right, Redis's errors arrive with their messages, hostile code finds nothing of the judge, a
-// stopped server is a rejection within the deadline, and nothing is left open.
+// stopped server is a rejection within the client's deadline (none by default, as in node-redis),
+// the host's fault switches (forgetScripts, freeze) behave as a flushed or silent server would, and
+// nothing is left open. (The typed commands: redis-facade-commands.test.ts.)
 import vm from 'node:vm';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { settle } from '../../harness/judge/child/drive-async.ts';
 import { createRunner } from '../../harness/judge/child/runner.ts';
 import { directPort } from '../../harness/judge/child/port.ts';
@@ -14,7 +16,7 @@ import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts
 import { parseOutbound, plainReply } from '../../harness/judge/child/outbound.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
 import { redisClient } from '../../harness/redis/facade.ts';
-import { RedisFacadeHost, refusal } from '../../harness/redis/facade-host.ts';
+import { NOSCRIPT_MESSAGE, RedisFacadeHost, refusal } from '../../harness/redis/facade-host.ts';
 import { startRedis, type RedisServer } from '../../harness/redis/server.ts';
 import { defineSuite, fixture, type FixtureSpec } from '../../harness/suite.ts';
 
@@ -303,6 +305,168 @@ describe.skipIf(!serverPath)('the Redis facade, sealed in a realm', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(realm.settled(ticket)).toBeUndefined();
     expect(await clients()).toBe(before);
+    await host.close();
+  });
+
+  test('with default options a command Redis never answers waits, as the real client’s does', async () => {
+    const { call, realm, host } = sealed(server.url);
+    // The old judge-side default (1000 ms) would have rejected it by now.
+    expect(await call('hang', [], 1300)).toBe('unsettled');
+    realm.reset(undefined);
+    expect(host.size).toBe(0);
+    await host.close();
+  });
+
+  /** A realm with a Counter on each of `n` clients of one host, built as a case builds them. */
+  function instances(n: number, spec: FixtureSpec = redisClient()) {
+    const realm = new LearnerRealm([spec.source]);
+    const host = new RedisFacadeHost(server.url);
+    realm.attachOutbound(host);
+    realm.load(
+      `var ${LEARNER_GLOBAL} = (() => { ${LEARNER}; return { Counter }; })();`,
+      'learner-bundle.js',
+      'Counter',
+    );
+    const newCase = () => {
+      realm.reset(Object.fromEntries(Array.from({ length: n }, (_, i) => [`r${i}`, spec])));
+      for (let i = 0; i < n; i++) realm.construct(i, [fixture(`r${i}`)]);
+    };
+    newCase();
+    const call = async (target: number, method: string, args: unknown[] = []) => {
+      const [reply] = await settle(realm, [realm.begin(target, method, args)], 3000);
+      if (reply === undefined) return 'unsettled';
+      if (!reply.ok) throw new Error(`${reply.error.name}: ${reply.error.message}`);
+      return reply.value;
+    };
+    return { realm, host, call, newCase };
+  }
+
+  /** How many times the server ran `command` since the last CONFIG RESETSTAT. */
+  const calls = async (command: string): Promise<number> => {
+    const info = String(await admin.sendCommand(['INFO', 'commandstats']));
+    return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+  };
+
+  test('forgetScripts: NOSCRIPT as after a flush, for every client, without reaching the server', async () => {
+    const { host, call, newCase } = instances(2);
+    const script =
+      "local n = redis.call('INCRBY', KEYS[1], ARGV[1]) return {n, ARGV[1], {KEYS[1], false}}";
+    const other = 'return 7';
+    const sha = await admin.scriptLoad(script);
+    const otherSha = await admin.scriptLoad(other);
+    expect(await call(0, 'add', ['fs', 1])).toEqual([1, '1', ['fs', null]]);
+    // The server's own answer to a script it lacks, to compare with.
+    const real = await admin.evalSha('f'.repeat(40)).then(String, (e: Error) => e.message);
+    expect(real).toBe(NOSCRIPT_MESSAGE);
+
+    host.forgetScripts();
+    await admin.sendCommand(['CONFIG', 'RESETSTAT']);
+    for (const target of [0, 1]) {
+      expect(await call(target, 'sendError', ['EVALSHA', sha, '1', 'fs', '1'])).toEqual([
+        true,
+        true,
+        real,
+      ]);
+      expect(await call(target, 'send', ['SCRIPT', 'EXISTS', sha, otherSha.toUpperCase()])).toEqual(
+        [0, 0],
+      );
+    }
+    expect(await calls('evalsha')).toBe(0);
+    // The server still has both: it was never flushed.
+    expect(await admin.scriptExists([sha, otherSha])).toEqual([1, 1]);
+
+    // The learner's fallback: NOSCRIPT, then EVAL, which loads it again for every client.
+    expect(await call(0, 'add', ['fs', 1])).toEqual([2, '1', ['fs', null]]);
+    expect(await call(0, 'fallbackCount')).toBe(1);
+    expect(await call(1, 'send', ['EVALSHA', sha.toUpperCase(), '1', 'fs', '1'])).toEqual([
+      3,
+      '1',
+      ['fs', null],
+    ]);
+    expect(await call(1, 'send', ['SCRIPT', 'EXISTS', sha, otherSha])).toEqual([1, 0]);
+    // SCRIPT LOAD loads one again too.
+    expect(await call(1, 'send', ['SCRIPT', 'LOAD', other])).toBe(otherSha);
+    expect(await call(0, 'send', ['EVALSHA', otherSha, '0'])).toBe(7);
+    expect(await calls('evalsha')).toBe(2);
+    expect(await calls('eval')).toBe(1);
+
+    // Forgotten again, then a new case: reset() ends the fault.
+    host.forgetScripts();
+    expect(await call(0, 'sendError', ['EVALSHA', otherSha, '0'])).toEqual([true, true, real]);
+    newCase();
+    expect(await call(0, 'send', ['EVALSHA', otherSha, '0'])).toBe(7);
+    expect(await call(1, 'add', ['fs', 1])).toEqual([4, '1', ['fs', null]]);
+    expect(await call(1, 'fallbackCount')).toBe(0);
+    await host.close();
+  });
+
+  test('freeze: no answer to a command waiting or a later one until the case ends; nothing leaks', async () => {
+    const before = await clients();
+    const { realm, host, call, newCase } = instances(2);
+    expect(await call(0, 'send', ['SET', 'fz', '1'])).toBe('OK');
+    expect(await call(1, 'send', ['PING'])).toBe('PONG');
+    const waiting = realm.begin(0, 'send', ['BLPOP', 'fz:list', '0']);
+    realm.pump();
+    // The BLPOP has reached the server (it is blocked there) before the server "stops".
+    for (
+      let i = 0;
+      i < 100 && !String(await admin.sendCommand(['CLIENT', 'LIST'])).includes('cmd=blpop');
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    host.freeze();
+    // Written before the freeze, it runs; its answer is lost.
+    await admin.lPush('fz:list', 'x');
+    const later = [realm.begin(0, 'send', ['SET', 'fz', '2']), realm.begin(1, 'send', ['PING'])];
+    const replies = await settle(realm, [waiting, ...later], 300);
+    expect(replies).toEqual([undefined, undefined, undefined]);
+    expect(await admin.lLen('fz:list')).toBe(0);
+    // Never written: the server never saw the later SET.
+    expect(await admin.get('fz')).toBe('1');
+    expect(await clients()).toBe(before + 2);
+
+    // The case ends: its clients close, and nothing settles afterwards.
+    realm.reset(undefined);
+    expect(host.size).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await clients()).toBe(before);
+    expect([waiting, ...later].map((ticket) => realm.settled(ticket))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    // The next case has a server that answers.
+    newCase();
+    expect(await call(0, 'send', ['GET', 'fz'])).toBe('1');
+    await host.close();
+  });
+
+  test('freeze with a commandTimeoutMs: the client’s own deadline still fires; its timers go with the case', async () => {
+    const { realm, host, call, newCase } = instances(1, redisClient({ commandTimeoutMs: 150 }));
+    host.freeze();
+    const started = performance.now();
+    await expect(call(0, 'send', ['PING'])).rejects.toThrow('Redis did not answer within 150 ms');
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A command still waiting when the case ends takes its timer with it.
+    newCase();
+    host.freeze();
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      const ticket = realm.begin(0, 'send', ['PING']);
+      realm.pump();
+      const made = set.mock.calls.flatMap((args, i) =>
+        args[1] === 150 ? [set.mock.results[i]?.value as unknown] : [],
+      );
+      expect(made).toHaveLength(1);
+      realm.reset(undefined);
+      expect(cleared.mock.calls.map(([timer]) => timer)).toContain(made[0]);
+      expect(realm.settled(ticket)).toBeUndefined();
+    } finally {
+      set.mockRestore();
+      cleared.mockRestore();
+    }
     await host.close();
   });
 
