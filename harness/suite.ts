@@ -1,6 +1,7 @@
 // The shape of a problem's hidden suite. Suites live in solutions/<dir>/suite.ts and are data plus
 // generators; the judge runs them without knowing which problem they belong to.
 import type * as fc from 'fast-check';
+import type { RedisAdmin } from './redis/admin.ts';
 
 export type Tier = 'example' | 'core' | 'follow-up';
 
@@ -149,7 +150,58 @@ export interface PropertyCase extends CaseBase {
   };
 }
 
-export type Case = FixedCase | GeneratedCase | PropertyCase;
+/**
+ * A case played by a script instead of a list of calls: for a class judged against a real service
+ * (Redis), where the right answer depends on when each call was made (by the service's clock, which
+ * the judge cannot set), and where steps between calls wait real time, inject a fault, or inspect
+ * the service. The script drives the learner's class through `play` (see Play); each step is a row
+ * of the call table, and the first step that fails ends the case. Async only; see drive-scenario.ts.
+ */
+export interface ScenarioCase extends CaseBase {
+  scenario: (play: Play) => Promise<void>;
+  /** A one-line description of what the script does, for reports. */
+  describe: string;
+  /** Wall time the whole script may take, waits included (default 20 000 ms). */
+  wallLimitMs?: number;
+}
+
+/**
+ * An oracle: given the answer the learner's code gave (and so when it must have decided), what it
+ * should have answered. Written for services whose clock the judge reads but cannot set.
+ */
+export type Oracle = (answer: unknown) => unknown | Promise<unknown>;
+
+/** A scenario's handle on the case. Each method that plays or checks something adds a row. */
+export interface Play {
+  /** Constructs an instance of the learner's class; returns its index, the `target` of its calls. */
+  construct(args: unknown[], expected?: null | Throws): Promise<number>;
+  /**
+   * Calls a method of an instance and awaits its answer, which must equal `expected` (a value or
+   * `{ throws }`), or, when `expected` is an Oracle (a function), what the oracle says of the answer. Returns the answer. A wrong answer, an
+   * unexpected exception, or an answer that does not settle within the call deadline ends the case.
+   */
+  call(target: number, method: string, args: unknown[], expected: unknown): Promise<unknown>;
+  /**
+   * Fires calls at once, as `parallel()` does, and counts the answers matching `where`; `between`
+   * may be worked out once they have settled (a band that depends on how long they took). Returns
+   * the answers.
+   */
+  parallel(
+    calls: ParallelCall[],
+    where: unknown,
+    between: [number, number] | (() => Promise<[number, number]>),
+  ): Promise<unknown[]>;
+  /** A row the script checked itself (a key's TTL, the keys left): a failing one ends the case. */
+  check(row: { what: string; expected: string; actual: string; ok: boolean }): void;
+  /** A row that says what the script did between calls (a wait, a fault); it cannot fail. */
+  note(what: string, detail?: string): void;
+  /** Skews the clock learner code reads (`Date.now()`, `new Date()`) by `ms`, until the case ends. */
+  skewClock(ms: number): void;
+  /** The case's Redis, as the judge sees it; throws when the problem has none. */
+  readonly redis: RedisAdmin;
+}
+
+export type Case = FixedCase | GeneratedCase | PropertyCase | ScenarioCase;
 
 export interface Suite {
   /** The reference implementation, used by property cases. */
@@ -246,6 +298,10 @@ export function isGenerated(c: Case): c is GeneratedCase {
 
 export function isProperty(c: Case): c is PropertyCase {
   return 'property' in c;
+}
+
+export function isScenario(c: Case): c is ScenarioCase {
+  return 'scenario' in c;
 }
 
 export function isThrows(value: unknown): value is Throws {

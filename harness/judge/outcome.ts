@@ -38,6 +38,11 @@ export interface CallRecord {
   differences?: { field: string; expected: string; actual: string }[];
   /** Which instance the call went to, in a case that drives several. */
   target?: number;
+  /**
+   * Not a call: a step of a scenario's own (a wait, a fault, a check of the keys), shown as its text
+   * rather than as `method(args)`.
+   */
+  step?: boolean;
 }
 
 export interface CaseResult {

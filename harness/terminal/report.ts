@@ -86,7 +86,9 @@ function callLine(
   const note = noteWidth > 0 ? `${oneLine(call.note ?? '').padEnd(noteWidth)} ` : '';
   // Calls to several instances, interleaved: each says which instance it went to.
   const to = instances ? `[${call.target ?? 0}] ` : '';
-  const text = `${note}${to}${oneLine(call.method)}(${oneLine(call.args)})`;
+  const text = call.step
+    ? `${note}${oneLine(call.method)}${call.args ? `: ${oneLine(call.args)}` : ''}`
+    : `${note}${to}${oneLine(call.method)}(${oneLine(call.args)})`;
   const mark = diverged ? style.red('→') : ' ';
   // A call that answers nothing (a constructor, a void method, a fixture's move) shows a dash.
   const nothing = (value: string): string =>

@@ -105,7 +105,7 @@ function begin(port: Port, target: number, method: string, args: readonly unknow
 }
 
 /** How one step went. */
-interface Played {
+export interface Played {
   /** A call's row, formatted later; a parallel step's row, formatted already. */
   row: { raw: RawRecord } | { record: CallRecord };
   ok: boolean;
@@ -116,13 +116,17 @@ interface Played {
   unsettled?: string;
 }
 
-/** One call: a constructor or a fixture's control at once, a method awaited. */
-async function playCall(
+/**
+ * One call: a constructor or a fixture's control at once, a method awaited. With `expectedOf` (a
+ * scenario's oracle), what was expected is worked out from the answer, once it has come.
+ */
+export async function playCall(
   call: Call,
   index: number,
   port: Port,
   options: AsyncDriveOptions,
   hasFixtures: boolean,
+  expectedOf?: (actual: unknown) => unknown,
 ): Promise<Played> {
   const { className } = options;
   const dot = hasFixtures ? call.method.indexOf('.') : -1;
@@ -154,6 +158,7 @@ async function playCall(
     };
   }
   const threw = reply.ok ? undefined : reply.error;
+  if (expectedOf !== undefined && reply.ok) call.expected = await expectedOf(reply.value);
   raw.actual = reply.ok ? reply.value : undefined;
   raw.threw = threw;
   raw.didThrow = threw !== undefined;
@@ -210,16 +215,23 @@ function checkStep(call: Call, className: string): { calls: ParallelCall[]; aggr
   return { calls, aggregate };
 }
 
-/** A parallel step: every call begun before any is awaited, then their answers counted. */
-async function playParallel(
+/**
+ * A parallel step: every call begun before any is awaited, then their answers counted. With
+ * `bandOf` (a scenario's), the range expected is worked out once they have settled.
+ */
+export async function playParallel(
   call: Call,
   index: number,
   port: Port,
   options: AsyncDriveOptions,
+  bandOf?: () => Promise<[number, number]>,
+  answers?: unknown[],
 ): Promise<Played> {
   const { calls, aggregate } = checkStep(call, options.className);
   const tickets = calls.map((c) => begin(port, c.target ?? 0, c.method, c.args));
   const replies = await settle(port, tickets, options.callDeadlineMs);
+  if (bandOf !== undefined) aggregate.between = await bandOf();
+  for (const reply of replies) answers?.push(reply?.ok ? reply.value : undefined);
   const n = calls.length;
   const counted = aggregate.where === null ? 'answers' : `match ${formatValue(aggregate.where)}`;
   const record: CallRecord = {

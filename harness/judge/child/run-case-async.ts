@@ -7,10 +7,12 @@ import {
   fromCalls,
   isFixed,
   isGenerated,
+  isScenario,
   type Case,
   type CallSource,
 } from '../../suite.ts';
-import { DEFAULT_CALL_DEADLINE_MS, driveAsync } from './drive-async.ts';
+import { DEFAULT_CALL_DEADLINE_MS, driveAsync, type AsyncDriveResult } from './drive-async.ts';
+import { driveScenario } from './drive-scenario.ts';
 import {
   caseEquals,
   classify,
@@ -20,17 +22,17 @@ import {
   type RunContext,
 } from './run-case.ts';
 
+/** Wall time a scenario may take in all, waits included, unless it says. */
+export const DEFAULT_SCENARIO_WALL_MS = 20_000;
+
 export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult> {
-  if (!isFixed(c) && !isGenerated(c)) {
+  if (!isFixed(c) && !isGenerated(c) && !isScenario(c)) {
     throw new Error(`case "${c.name}": a property case cannot be async`);
   }
   const equals = caseEquals(ctx.suite);
-  const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
-  const keepAll = isFixed(c) && c.methods.length <= SHOW_WHOLE;
+  const keepAll = isScenario(c) || (isFixed(c) && c.methods.length <= SHOW_WHOLE);
   const callDeadlineMs = c.callDeadlineMs ?? ctx.suite.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
-  ctx.learner.clockReads?.();
-  const started = cpuMs();
-  const driven = await driveAsync(calls, ctx.learner, {
+  const options = {
     className: ctx.className,
     equals,
     keepAll,
@@ -38,8 +40,23 @@ export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult
     fixtures: c.fixtures,
     tolerance: ctx.suite.fieldTolerance,
     callDeadlineMs,
-    onListed: (steps) => ctx.onWaiting?.(steps * callDeadlineMs),
-  });
+  };
+  ctx.learner.clockReads?.();
+  let driven: AsyncDriveResult;
+  let started: number;
+  if (isScenario(c)) {
+    // The parent's backstop waits for the script's waits too, and no longer.
+    ctx.onWaiting?.(c.wallLimitMs ?? DEFAULT_SCENARIO_WALL_MS);
+    started = cpuMs();
+    driven = await driveScenario(c, ctx.learner, options, ctx.services ?? {});
+  } else {
+    const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
+    started = cpuMs();
+    driven = await driveAsync(calls, ctx.learner, {
+      ...options,
+      onListed: (steps) => ctx.onWaiting?.(steps * callDeadlineMs),
+    });
+  }
   const ms = Math.round(cpuMs() - started);
   // Read to start the next case from zero: the real-time trap is named only for synchronous cases.
   ctx.learner.clockReads?.();

@@ -13,6 +13,8 @@ import {
   type Encoded,
   type FixedCase,
   type GeneratedCase,
+  isScenario,
+  type ScenarioCase,
   type PropertyCase,
   type Suite,
 } from '../../suite.ts';
@@ -24,6 +26,7 @@ import {
   type Equals,
   type Thrown,
 } from './drive.ts';
+import type { ScenarioServices } from './drive-scenario.ts';
 import { knownMistakes } from './mimic.ts';
 import { directPort, type Port } from './port.ts';
 import type { KnownWrong } from './runner.ts';
@@ -70,6 +73,8 @@ export interface RunContext {
   fresh?: () => Port | undefined;
   /** Async cases: told the most wall time the case may spend waiting for answers, in ms. */
   onWaiting?: (ms: number) => void;
+  /** Scenario cases: the services their scripts use (the case's Redis, the realm's clock). */
+  services?: ScenarioServices;
 }
 
 /** Whether a failed case passes on a freshly loaded module, i.e. earlier cases broke it. */
@@ -159,7 +164,7 @@ export function caseBase(c: Case): CaseResult {
  * full garbage collections).
  */
 export function playedResult(
-  c: FixedCase | GeneratedCase,
+  c: FixedCase | GeneratedCase | ScenarioCase,
   ctx: RunContext,
   driven: DriveResult,
   ms: number,
@@ -185,6 +190,7 @@ export function playedResult(
 export function runCase(c: Case, ctx: RunContext): CaseResult {
   const base = caseBase(c);
   const equals = caseEquals(ctx.suite);
+  if (isScenario(c)) throw new Error(`case "${c.name}": a scenario needs an async case`);
   if (!isFixed(c) && !isGenerated(c)) return runProperty(c, ctx, base, equals);
 
   const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;

@@ -7,12 +7,14 @@ import {
   isAsyncCase,
   isFixed,
   isParallel,
+  isScenario,
   decode,
   type AnyClass,
   type Case,
   type FixtureSpec,
   type Suite,
 } from '../../suite.ts';
+import type { ScenarioServices } from './drive-scenario.ts';
 import type { Port } from './port.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
 import { runCaseAsync } from './run-case-async.ts';
@@ -31,6 +33,10 @@ export interface ContextRunner {
     mapStack: (stack: string) => string,
     fresh?: () => Port | undefined,
   ): CaseResult;
+  /** Whether any case is async (the learner's realm then has timers). */
+  anyAsync: boolean;
+  /** Whether case `index` is a scenario (played by a script of the suite's). */
+  isScenario(index: number): boolean;
   /** Whether case `index` is async: then it is run by runAsync, not run. */
   isAsync(index: number): boolean;
   runAsync(
@@ -40,6 +46,7 @@ export interface ContextRunner {
     learnerFile: string,
     mapStack: (stack: string) => string,
     onWaiting?: (ms: number) => void,
+    services?: ScenarioServices,
   ): Promise<CaseResult>;
 }
 
@@ -83,9 +90,11 @@ function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
 /** A suite's mistakes the judge can see before running anything, thrown as errors. */
 function checkCase(suite: Suite, c: Case): void {
   if (isAsyncCase(suite, c)) {
-    if (!isFixed(c) && !('generate' in c)) {
+    if (!isFixed(c) && !('generate' in c) && !isScenario(c)) {
       throw new Error(`case "${c.name}": a property case cannot be async`);
     }
+  } else if (isScenario(c)) {
+    throw new Error(`case "${c.name}": a scenario is played with await, so it needs an async case`);
   } else if (isFixed(c) && decode(c).some(isParallel)) {
     throw new Error(`case "${c.name}": a parallel step needs an async case`);
   } else if (Object.values(c.fixtures ?? {}).some((spec) => spec.outbound !== undefined)) {
@@ -119,19 +128,24 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
     })),
     fixtureSources: [...fixtureSources],
     outbound: [...outbound],
+    anyAsync: suite.cases.some((c) => isAsyncCase(suite, c)),
     run(index, learner, className, learnerFile, mapStack, fresh) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);
       return runCase(c, { suite, learner, className, learnerFile, mapStack, wrongs, fresh });
     },
+    isScenario(index) {
+      const c = suite.cases[index];
+      return c !== undefined && isScenario(c);
+    },
     isAsync(index) {
       const c = suite.cases[index];
       return c !== undefined && isAsyncCase(suite, c);
     },
-    runAsync(index, learner, className, learnerFile, mapStack, onWaiting) {
+    runAsync(index, learner, className, learnerFile, mapStack, onWaiting, services) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);
-      const ctx = { suite, learner, className, learnerFile, mapStack, wrongs, onWaiting };
+      const ctx = { suite, learner, className, learnerFile, mapStack, wrongs, onWaiting, services };
       return runCaseAsync(c, ctx);
     },
   };

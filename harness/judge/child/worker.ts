@@ -18,6 +18,7 @@ import {
 import { guardIntrinsics } from './intrinsics.ts';
 import { LearnerRealm } from './realm.ts';
 import { RedisFacadeHost } from '../../redis/facade-host.ts';
+import { AdminConnection } from '../../redis/admin.ts';
 import { learnerStack } from './stack.ts';
 import { readFileSync } from 'node:fs';
 
@@ -76,10 +77,15 @@ class Problem {
 
   /** Hosts of the realms' Redis clients: each realm has its own, closed with the problem. */
   private readonly hosts: RedisFacadeHost[] = [];
+  /** The host of this.realm's Redis clients, where a scenario switches faults on. */
+  private mainHost: RedisFacadeHost | undefined;
+  /** The judge's own connection to the problem's Redis, for scenarios; opened on first use. */
+  private admin: AdminConnection | undefined;
 
   /** A realm for the learner's code, with a way out for the suite's Redis clients if it has any. */
   private newRealm(): LearnerRealm {
-    const realm = new LearnerRealm(this.runner.fixtureSources);
+    // Timers only where calls are awaited: a synchronous case could never let one fire.
+    const realm = new LearnerRealm(this.runner.fixtureSources, { timers: this.runner.anyAsync });
     if (this.runner.outbound.includes('redis')) {
       const url = this.request.redisUrl;
       if (url === undefined)
@@ -87,6 +93,12 @@ class Problem {
       const host = new RedisFacadeHost(url);
       this.hosts.push(host);
       realm.attachOutbound(host);
+      this.mainHost ??= host;
+      this.admin ??= new AdminConnection(
+        this.request.redisAdminUrl ?? url,
+        this.request.redisKeyPrefix ?? '',
+        () => this.mainHost,
+      );
     }
     return realm;
   }
@@ -139,6 +151,13 @@ class Problem {
     // Loading the redis package costs hundreds of ms of CPU: not to be counted in the first case.
     // (Only then: without Redis the case starts at once, its 'waiting' message sent synchronously.)
     if (this.hosts.length > 0) await Promise.all(this.hosts.map((host) => host.ready()));
+    // A scenario starts with none of the keys an earlier case (or an earlier run of it) left.
+    if (this.admin !== undefined && this.runner.isScenario(index)) await this.admin.clearKeys();
+    const realm = this.realm;
+    const services = {
+      redis: this.admin,
+      skewClock: (ms: number) => realm.skewClock(ms),
+    };
     // The parent's wall backstop learns how long the case may wait, so that it stops only a child
     // that gets no CPU, never one waiting within its call deadlines.
     const result = await this.runner.runAsync(
@@ -148,6 +167,7 @@ class Problem {
       learnerFile,
       this.mapStack,
       (ms) => send({ type: 'waiting', index, ms }),
+      services,
     );
     // The case is over: its Redis clients disconnect now, and answers still on their way are dropped.
     if (this.runner.outbound.length > 0) this.realm.reset(undefined);
@@ -163,6 +183,7 @@ class Problem {
     this.realm.reset(undefined);
     // Every client of every realm disconnects: no connection outlives the problem.
     for (const host of this.hosts.splice(0)) void host.close();
+    this.admin?.close();
   }
 
   run(index: number): { result: CaseResult; output: string } {

@@ -1,0 +1,154 @@
+// Plays a scenario case (see ScenarioCase in suite.ts): the suite's script drives the learner's class
+// through a Play, and every step it takes becomes a row of the call table. The calls themselves go
+// through playCall and playParallel, as in any async case: the learner's realm awaits its own
+// promises, and nothing here touches a learner object. The first step that fails ends the script:
+// Play's methods throw a Stop the driver catches (a script must not catch around them).
+import type { CallRecord } from '../outcome.ts';
+import type { RedisAdmin } from '../../redis/admin.ts';
+import {
+  PARALLEL,
+  type Call,
+  type ParallelCall,
+  type Play,
+  type ScenarioCase,
+  type Throws,
+} from '../../suite.ts';
+import { format, isNotImplemented, type DriveResult, type Thrown } from './drive.ts';
+import {
+  playCall,
+  playParallel,
+  type AsyncDriveOptions,
+  type AsyncDriveResult,
+  type Played,
+} from './drive-async.ts';
+import type { Port } from './port.ts';
+
+/** What a scenario may use beyond the learner's class. */
+export interface ScenarioServices {
+  /** The case's Redis, seen by the judge (absent when the problem has none). */
+  redis?: RedisAdmin;
+  /** Skews the clock learner code reads (the realm's Date). */
+  skewClock?: (ms: number) => void;
+}
+
+/** Thrown by Play's methods when a step fails: the script ends there. */
+class Stop {
+  readonly stop = true;
+}
+
+/** A scenario is short: more rows than this is a suite's mistake. */
+const MAX_ROWS = 10_000;
+
+export async function driveScenario(
+  c: ScenarioCase,
+  port: Port,
+  options: AsyncDriveOptions,
+  services: ScenarioServices,
+): Promise<AsyncDriveResult> {
+  const { className } = options;
+  const hasFixtures = options.fixtures !== undefined && Object.keys(options.fixtures).length > 0;
+  const records: CallRecord[] = [];
+  let divergedAt: number | undefined;
+  let diverged: DriveResult['diverged'];
+  let thrown: Thrown | undefined;
+  let unsettled: string | undefined;
+  let instances = 0;
+
+  const row = (record: CallRecord): void => {
+    if (records.length >= MAX_ROWS)
+      throw new Error(`a scenario may take at most ${MAX_ROWS} steps`);
+    records.push(record);
+  };
+  /** Records a played call or step, and stops the script when it failed. */
+  const settleRow = (played: Played): void => {
+    const index = records.length;
+    const note = port.status();
+    let record: CallRecord;
+    if ('record' in played.row) record = { ...played.row.record, index };
+    else {
+      played.row.raw.index = index;
+      record = format(played.row.raw, className, options.tolerance ?? {});
+      if (played.unsettled !== undefined) record.actual = 'did not settle';
+    }
+    if (note) record.note = note;
+    row(record);
+    if (played.unsettled !== undefined)
+      unsettled = played.unsettled.replace(/^call \d+/, `call ${index}`);
+    else if (played.thrown !== undefined) {
+      thrown = { error: played.thrown, notImplemented: isNotImplemented(played.thrown) };
+    }
+    if (!played.ok) {
+      divergedAt = index;
+      diverged = { actual: played.actual, threw: played.threw };
+      throw new Stop();
+    }
+  };
+
+  const play: Play = {
+    async construct(args, expected: null | Throws = null) {
+      const call: Call = { method: className, args, expected, target: instances };
+      settleRow(await playCall(call, records.length, port, options, hasFixtures));
+      return instances++;
+    },
+    async call(target, method, args, expected) {
+      const oracle =
+        typeof expected === 'function' ? (expected as (a: unknown) => unknown) : undefined;
+      const call: Call = { method, args, expected: oracle ? undefined : expected, target };
+      const played = await playCall(call, records.length, port, options, hasFixtures, oracle);
+      settleRow(played);
+      return played.actual;
+    },
+    async parallel(calls: ParallelCall[], where, between) {
+      const answers: unknown[] = [];
+      const band = typeof between === 'function' ? between : undefined;
+      const first: [number, number] = band ? [0, calls.length] : (between as [number, number]);
+      const step: Call = { method: PARALLEL, args: calls, expected: { where, between: first } };
+      settleRow(await playParallel(step, records.length, port, options, band, answers));
+      return answers;
+    },
+    check({ what, expected, actual, ok }) {
+      const record: CallRecord = {
+        index: records.length,
+        method: what,
+        args: '',
+        expected,
+        actual,
+        ok,
+        step: true,
+      };
+      row(record);
+      if (!ok) {
+        divergedAt = record.index;
+        diverged = { actual };
+        throw new Stop();
+      }
+    },
+    note(what, detail = '') {
+      row({
+        index: records.length,
+        method: what,
+        args: detail,
+        expected: '',
+        actual: '',
+        ok: true,
+        step: true,
+      });
+    },
+    skewClock(ms) {
+      if (services.skewClock === undefined) throw new Error('this realm has no clock to skew');
+      services.skewClock(ms);
+    },
+    get redis(): RedisAdmin {
+      if (services.redis === undefined) throw new Error('this problem has no Redis');
+      return services.redis;
+    },
+  };
+
+  port.reset(options.fixtures);
+  try {
+    await c.scenario(play);
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+  }
+  return { records, totalCalls: records.length, divergedAt, diverged, thrown, unsettled };
+}

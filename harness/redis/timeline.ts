@@ -1,0 +1,108 @@
+// A statement's example for a limiter on Redis, as data: rows of calls at times relative to T, Redis's
+// time at the first call, with the answers the rules give at those times. A case plays it on Redis
+// (playTimeline: waiting until T + at on Redis's clock, each answer checked by the oracle, since a
+// real call cannot land on T exactly), and the project's tests check that the statement's table is
+// exactly these rows and that the model gives these answers at these times. So the statement, the
+// suite and the rules cannot drift apart.
+import type { Play } from '../suite.ts';
+import { checkNoKeys } from './checks.ts';
+import { redisKey } from './facade.ts';
+import { LimiterOracle, type LimiterAnswer, type LimiterModel } from './limiter-oracle.ts';
+
+/** One row: a call of `allow`, or (with `noKeys`) the check that no key is left. */
+export interface TimelineRow {
+  /** Milliseconds after T. */
+  at: number;
+  /** Which instance calls (index into the timeline's settings); 0 by default. */
+  instance?: number;
+  key?: string;
+  cost?: number;
+  /** The answer, its times relative to T (retryAt Infinity for never). */
+  answer?: LimiterAnswer;
+  noKeys?: true;
+}
+
+export interface Timeline {
+  /** The settings of each instance, in the order of their names (A, B…) in the statement. */
+  settings: [number, number][];
+  rows: TimelineRow[];
+}
+
+/** Plays a timeline on Redis; `modelOf` gives the model of one instance's settings. */
+export async function playTimeline(
+  play: Play,
+  timeline: Timeline,
+  modelOf: (settings: [number, number]) => LimiterModel,
+): Promise<void> {
+  const instances = [];
+  for (const [i, settings] of timeline.settings.entries()) {
+    const target = await play.construct([{ $fixture: `r${i}` }, ...settings]);
+    instances.push({ target, group: settings.join('/'), model: modelOf(settings) });
+  }
+  const oracle = new LimiterOracle(play);
+  let start: number | undefined;
+  // Calls of one row group land over a few milliseconds: a key is sure to be gone only once the
+  // latest resetAt has passed, not at T + at.
+  let latestReset = -Infinity;
+  for (const row of timeline.rows) {
+    if (start !== undefined && row.at > 0) {
+      const due = Math.max(start + row.at, row.noKeys ? latestReset + 5 : -Infinity);
+      if ((await play.redis.now()) < due) {
+        play.note('wait', `until T+${row.at} on Redis’s clock`);
+        await play.redis.waitUntil(due);
+      }
+    }
+    if (row.noKeys) {
+      await checkNoKeys(play, `at T+${row.at}`);
+      continue;
+    }
+    const { target, group, model } = instances[row.instance ?? 0]!;
+    const answer = await oracle.allow(target, group, model, redisKey(row.key ?? 'k'), row.cost);
+    start ??= answer.retryAt;
+    latestReset = Math.max(latestReset, answer.resetAt);
+  }
+}
+
+const NAMES = 'ABCDEFGH';
+
+function relative(value: number): string {
+  if (value === Infinity) return 'Infinity';
+  return value === 0 ? 'T' : `T+${value}`;
+}
+
+/** The rows as the statement's table shows them: time, call, answer (the answer's own spacing). */
+export function timelineTable(timeline: Timeline): [string, string, string][] {
+  const named = timeline.settings.length > 1;
+  return timeline.rows.map((row) => {
+    const time = row.at === 0 ? 'T' : `T + ${row.at}`;
+    if (row.noKeys) return [time, '(nothing left: `SCAN` finds no key)', ''];
+    const who = named ? `${NAMES[row.instance ?? 0]}.` : '';
+    const args = `"${row.key ?? 'k'}"${row.cost === undefined ? '' : `, ${row.cost}`}`;
+    const a = row.answer!;
+    const answer =
+      `\`{allowed: ${a.allowed},${a.allowed ? '  ' : ' '}remaining: ${a.remaining}, ` +
+      `resetAt: ${relative(a.resetAt)}, retryAt: ${relative(a.retryAt)}}\``;
+    return [time, `\`${who}allow(${args})\``, answer];
+  });
+}
+
+/** The model's answers at the rows' own times (T = 0): what the rows must say. */
+export function timelineByModel(
+  timeline: Timeline,
+  modelOf: (settings: [number, number]) => LimiterModel,
+): (LimiterAnswer | undefined)[] {
+  let now = 0;
+  const clock = { now: () => now };
+  // Instances with the same settings share their state, as they share keys in Redis.
+  const shared = new Map<string, ReturnType<LimiterModel>>();
+  const models = timeline.settings.map((settings) => {
+    const group = settings.join('/');
+    if (!shared.has(group)) shared.set(group, modelOf(settings)(clock));
+    return shared.get(group)!;
+  });
+  return timeline.rows.map((row) => {
+    now = row.at;
+    if (row.noKeys) return undefined;
+    return models[row.instance ?? 0]!.allow(row.key ?? 'k', row.cost);
+  });
+}
