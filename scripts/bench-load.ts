@@ -3,9 +3,11 @@
 // while every reference and every known-wrong implementation is graded N times, C grades at once,
 // each in an OS process of its own (a judge, with its own child), as C learners grading at once
 // would. A grade whose verdict is not the one its file is known to get is a flip; any flip fails the
-// run. Like the rest of the bench it only reads the repo.
+// run. A grade of a problem that requires Redis starts a redis-server of its own, as a learner's
+// grade does (or borrows REDIS_URL); without Redis such problems are skipped, and said so, never
+// counted as flips. Like the rest of the bench it only reads the repo.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,13 +17,19 @@ import { readExpectation } from '../harness/judge/expectation.ts';
 import { judge } from '../harness/judge/judge.ts';
 import type { CaseResult, Verdict } from '../harness/judge/outcome.ts';
 import { findProblem, loadProblems, type Problem } from '../harness/judge/problems.ts';
+import { unmetRequirement, type Unmet } from '../harness/judge/requirements.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
+import { redisAvailability } from '../harness/redis/availability.ts';
+import { RedisStartError } from '../harness/redis/server.ts';
+import { CommandRedis, redisStartLine } from '../harness/redis/session.ts';
 import { mapConcurrent } from './lib/pool.ts';
 
 export const LOAD_FLAG = '--load';
 /** Internal: `bench --load-worker <problem-dir> <file>` grades one file and prints its report. */
 export const WORKER_FLAG = '--load-worker';
 const RESULT_PREFIX = 'bench-load-result ';
+/** What a grade prints instead of a report when its Redis could not be started. */
+const NO_REDIS_PREFIX = 'bench-load-no-redis ';
 /** A grade still running after this long is stopped and counted as a flip. */
 const GRADE_TIMEOUT_MS = 10 * 60_000;
 
@@ -80,6 +88,8 @@ export interface GradeReport {
   /** Wall time of the whole grade. */
   ms: number;
   cases: GradedCase[];
+  /** Wall time the grade's Redis took to start (or be prepared on REDIS_URL), when it has one. */
+  redisStartMs?: number;
 }
 
 export interface Flip {
@@ -151,6 +161,8 @@ export interface Tally {
   solutions: number;
   grades: number;
   flips: number;
+  /** Set for a problem not graded at all: why (`needs Redis`). */
+  skipped?: string;
 }
 
 export function formatTable(rows: Tally[]): string[] {
@@ -162,8 +174,28 @@ export function formatTable(rows: Tally[]): string[] {
       .join(' ')}`;
   return [
     line(['problem', 'solutions', 'grades', 'flips']),
-    ...rows.map((r) => line([r.problem, r.solutions, r.grades, r.flips])),
+    ...rows.map((r) =>
+      r.skipped === undefined
+        ? line([r.problem, r.solutions, r.grades, r.flips])
+        : `${r.problem.padEnd(width)} ${String(r.solutions).padStart(9)}   skipped: ${r.skipped}`,
+    ),
   ];
+}
+
+/**
+ * The loud line for problems this machine cannot grade: they are not judged, so a run without
+ * Redis must not look like a run that proved the Redis katas.
+ */
+export function skippedLine(skipped: { problem: Problem; unmet: Unmet }[]): string[] {
+  const byNote = new Map<string, string[]>();
+  for (const { problem, unmet } of skipped) {
+    const note = `${unmet.label}: ${unmet.note}`;
+    byNote.set(note, [...(byNote.get(note) ?? []), problem.dir]);
+  }
+  return [...byNote].map(
+    ([note, dirs]) =>
+      `*** SKIPPED, not graded and not counted as flips: ${dirs.join(', ')} (${note}) ***`,
+  );
 }
 
 /** Every problem's reference and known-wrong implementations, with what each must get. */
@@ -231,6 +263,9 @@ function gradeInProcess(
       inFlight.delete(child);
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as GradeReport);
+      const noRedis = stdout.split('\n').find((l) => l.startsWith(NO_REDIS_PREFIX));
+      if (noRedis)
+        return resolve(`its Redis could not be started: ${noRedis.slice(NO_REDIS_PREFIX.length)}`);
       const tail = stderr.trim().split('\n').slice(-3).join(' | ');
       resolve(`the grade ended (${signal ?? `exit code ${code}`}) without a report: ${tail}`);
     });
@@ -248,15 +283,37 @@ async function gradeOne([dir, file]: string[]): Promise<number> {
   }, 250).unref();
   let last = performance.now();
   const walls: number[] = [];
-  const report = await judge({
-    problem,
-    solutionFile: file,
-    onCase: () => {
-      walls.push(Math.round(performance.now() - last));
-      last = performance.now();
-    },
-  });
+  // A Redis of this grade's own, as `npm run grade` starts one per process: its start is part of
+  // what a learner waits for, and of the load. Nothing is started for a problem without Redis.
+  const redis = new CommandRedis();
+  let redisStartMs: number | undefined;
+  let report;
+  try {
+    report = await judge({
+      problem,
+      solutionFile: file,
+      redis: async () => {
+        const asked = performance.now();
+        const options = await redis.optionsFor(problem);
+        if (redis.started) redisStartMs = Math.round(performance.now() - asked);
+        // The wall time of the first case counts from here, as for a problem without Redis.
+        last = performance.now();
+        return options;
+      },
+      onCase: () => {
+        walls.push(Math.round(performance.now() - last));
+        last = performance.now();
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof RedisStartError)) throw error;
+    process.stdout.write(`${NO_REDIS_PREFIX}${redisStartLine(error)}\n`);
+    return 1;
+  } finally {
+    await redis.close();
+  }
   const graded: GradeReport = {
+    ...(redisStartMs === undefined ? {} : { redisStartMs }),
     verdict: report.verdict,
     ms: report.ms,
     cases: report.cases.map((c, i) => ({
@@ -304,7 +361,18 @@ function chooseProblems(only: string[]): Problem[] {
   return [...new Set(chosen)];
 }
 
-async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<number> {
+async function benchLoad(options: LoadOptions, chosen: Problem[]): Promise<number> {
+  // What this machine cannot grade (a Redis kata without Redis) is said first, and again last.
+  const skipped = chosen.flatMap((problem) => {
+    const unmet = unmetRequirement(problem);
+    return unmet ? [{ problem, unmet }] : [];
+  });
+  const problems = chosen.filter((problem) => !skipped.some((s) => s.problem === problem));
+  for (const line of skippedLine(skipped)) out(line);
+  if (problems.length === 0) {
+    out('Nothing to grade: every problem chosen was skipped.');
+    return 2;
+  }
   const solutions = await solutionsOf(problems);
   const jobs = Array.from({ length: options.rounds }, (_, round) =>
     solutions.map((solution) => ({ solution, round: round + 1 })),
@@ -339,6 +407,8 @@ async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<num
   const flips: { job: (typeof jobs)[number]; flip: Flip; ms: number }[] = [];
   /** Grades of each file caught only by a skipped case, by label. */
   const bySkip = new Map<string, number>();
+  /** Wall times the grades' Redis took to start (each grade of a Redis problem starts one). */
+  const redisStarts: number[] = [];
   /** The case stopped for time that came closest to the wall backstop. */
   let closest: { job: (typeof jobs)[number]; c: GradedCase; share: number } | undefined;
   let done = 0;
@@ -350,6 +420,9 @@ async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<num
         typeof report === 'string'
           ? { got: `no report: ${report}`, cases: [] }
           : flipOf(job.solution.expected, report);
+      if (typeof report !== 'string' && report.redisStartMs !== undefined) {
+        redisStarts.push(report.redisStartMs);
+      }
       if (typeof report !== 'string' && caughtBySkipOnly(job.solution.expected, report)) {
         const key = `${job.solution.problem.dir}/${job.solution.label}`;
         bySkip.set(key, (bySkip.get(key) ?? 0) + 1);
@@ -386,7 +459,20 @@ async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<num
   out();
   out(
     formatTable(
-      problems.map((problem) => {
+      chosen.map((problem) => {
+        const unmet = skipped.find((s) => s.problem === problem)?.unmet;
+        if (unmet) {
+          const files = existsSync(problem.wrongDir)
+            ? readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts')).length
+            : 0;
+          return {
+            problem: problem.dir,
+            solutions: 1 + files,
+            grades: 0,
+            flips: 0,
+            skipped: unmet.label,
+          };
+        }
         const mine = solutions.filter((s) => s.problem === problem).length;
         return {
           problem: problem.dir,
@@ -397,6 +483,19 @@ async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<num
       }),
     ).join('\n'),
   );
+  if (redisStarts.length > 0) {
+    const sorted = [...redisStarts].sort((a, b) => a - b);
+    // On REDIS_URL a grade starts no server: it logs in, and makes its user and prefix there.
+    const availability = redisAvailability();
+    const how =
+      availability.available && availability.mode === 'url'
+        ? 'prepared its own user and keys on REDIS_URL'
+        : 'started a redis-server of its own';
+    out(
+      `\nRedis: each of the ${sorted.length} grades of a Redis problem ${how}, in median ` +
+        `${sorted[Math.floor(sorted.length / 2)]} ms wall (worst ${sorted.at(-1)} ms)`,
+    );
+  }
   for (const [key, count] of bySkip) {
     out(`\nnot a flip, but caught only by a case skipped for the CPU budget: ${key} (${count}×)`);
   }
@@ -421,6 +520,7 @@ async function benchLoad(options: LoadOptions, problems: Problem[]): Promise<num
       `CPU busy ${busy} of the time (burners took ${(burnerCpuMs / 1000).toFixed(0)} s of it) · ` +
       `load average ${loadavg()[0]?.toFixed(1)} at the end`,
   );
+  for (const line of skippedLine(skipped)) out(line);
   return flips.length > 0 ? 1 : 0;
 }
 

@@ -11,6 +11,8 @@
 //     of a type error; and what the type checker costs, cold and per save.
 //  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
 //  counts verdicts that flip (scripts/bench-load.ts).
+// A problem that requires Redis is judged on a Redis the bench starts (or REDIS_URL), one for the
+// whole run, as grade does; without Redis it is skipped, with a line saying why.
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -31,6 +33,9 @@ import { checkTypes } from '../harness/judge/typecheck.ts';
 import type { CaseInfo } from '../harness/judge/outcome.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
+import { unmetRequirement } from '../harness/judge/requirements.ts';
+import { RedisStartError } from '../harness/redis/server.ts';
+import { CommandRedis, redisStartLine, type JudgeRedisOptions } from '../harness/redis/session.ts';
 import { makeStyle } from '../harness/terminal/style.ts';
 import { loadMain, WORKER_FLAG } from './bench-load.ts';
 import { parse, runCommand, shownArg, UsageError, type IO } from './lib/cli.ts';
@@ -47,6 +52,9 @@ const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
 
+/** The Redis of the bench's judgements, started for the first problem that requires it. */
+const redis = new CommandRedis();
+
 /** Runs one case of one solution in a fresh child, as the judge does, with the given deadline. */
 async function runCase(
   problem: Problem,
@@ -61,6 +69,8 @@ async function runCase(
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: file,
     className: problem.className,
+    // Keys of its own for every run, as for every judgement (nothing for a problem without Redis).
+    ...(await redis.optionsFor(problem)),
   });
   const loaded = await session.load(compiled.code);
   const outcome = loaded.kind === 'ready' ? await session.run(index, deadlineMs) : undefined;
@@ -68,12 +78,13 @@ async function runCase(
   return outcome;
 }
 
-async function listCases(problem: Problem): Promise<CaseInfo[]> {
+async function listCases(problem: Problem, redisOptions: JudgeRedisOptions): Promise<CaseInfo[]> {
   const session = new ChildSession(await workerBundle());
   session.open({
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: problem.referenceFile,
     className: problem.className,
+    ...redisOptions,
   });
   const cases = (await session.listed()) ?? [];
   session.kill();
@@ -99,7 +110,25 @@ async function benchLimits(only?: Set<string>): Promise<void> {
   );
   for (const problem of loadProblems()) {
     if (only && !only.has(problem.id) && !only.has(problem.dir)) continue;
-    const cases = (await listCases(problem)).map((info, index) => ({ ...info, index }));
+    const unmet = unmetRequirement(problem);
+    if (unmet) {
+      out(`\n${problem.id} · skipped, not measured: ${unmet.label} (${unmet.note})`);
+      continue;
+    }
+    let redisOptions: JudgeRedisOptions;
+    try {
+      redisOptions = await redis.optionsFor(problem);
+    } catch (error) {
+      if (!(error instanceof RedisStartError)) throw error;
+      out(
+        `\n${problem.id} · skipped, not measured: Redis could not be started (${redisStartLine(error)})`,
+      );
+      continue;
+    }
+    const cases = (await listCases(problem, redisOptions)).map((info, index) => ({
+      ...info,
+      index,
+    }));
     for (const info of cases.filter((c) => c.timeLimitSet || c.retainedLimitMb !== null)) {
       out(`\n${problem.id} · ${info.name} [${info.trap}]`);
       let worstMs = 0;
@@ -223,6 +252,13 @@ function benchGrade(): void {
     `npm run grade -- --fresh, every reference judged: median ${Math.round(freshMs)} ms of ${TIMING_RUNS} runs`,
   );
   out(`  grade / floor = ${ratio(freshMs)}`);
+  // grade lists such a problem without judging it: its time is not in these figures.
+  const unjudged = loadProblems().flatMap((problem) => {
+    const unmet = unmetRequirement(problem);
+    return unmet ? [`${problem.id} (${unmet.label}: ${unmet.note})`] : [];
+  });
+  if (unjudged.length > 0)
+    out(`  not judged by these grades, so not timed: ${unjudged.join(', ')}`);
 }
 
 async function benchWatch(): Promise<void> {
@@ -386,7 +422,11 @@ async function bench(args: string[]): Promise<number> {
     throw new UsageError('--only goes with --load or with the limits section');
   }
   const problems = values.only === undefined ? undefined : new Set(values.only.split(','));
-  if (!only || only === 'limits') await benchLimits(problems);
+  try {
+    if (!only || only === 'limits') await benchLimits(problems);
+  } finally {
+    await redis.close();
+  }
   if (!only || only === 'grade') benchGrade();
   if (!only || only === 'watch') await benchWatch();
   return 0;

@@ -3,14 +3,19 @@
 // statement's examples are the suite's example cases. The problems are shared out between the
 // files in SHARD_FILES, each of which checks its share (every other problem of the ladder): the
 // largest part of the suite's time, in two files that vitest's two workers run side by side.
+// A problem that requires Redis is judged on one Redis per file, as a grade does (each judgement
+// with keys of its own); on a machine without Redis, its judgements are skipped with one loud
+// line, and with WINDOW_KATAS_REQUIRE_REDIS set (CI) that is a failure instead.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { readExpectation } from '../harness/judge/expectation.ts';
-import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
+import { judge, releaseSlot, type JudgeOptions, type SessionSlot } from '../harness/judge/judge.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { parseExamples } from '../harness/learner/statement.ts';
-import { caseHints, isFixed, type Suite } from '../harness/suite.ts';
+import { CommandRedis } from '../harness/redis/session.ts';
+import { caseHints, isFixed, isScenario, type Suite } from '../harness/suite.ts';
+import { redisForTests } from './redis-problem.ts';
 
 /** The files that call checkProblems, one per share, in the order of their shares. */
 export const SHARD_FILES = ['problems-a.test.ts', 'problems-b.test.ts'];
@@ -23,11 +28,51 @@ export function checkProblems(shard: number): void {
       expect(text, file).toContain(`checkProblems(${index});`);
     });
   });
-  const problems = loadProblems().filter((_, index) => index % SHARD_FILES.length === shard);
-  for (const problem of problems) describeProblem(problem);
+  checkProblemList(loadProblems().filter((_, index) => index % SHARD_FILES.length === shard));
 }
 
-function describeProblem(problem: Problem): void {
+/** The checks of every problem given (the tests of the Redis set-up give problems of a copy). */
+export function checkProblemList(problems: Problem[]): void {
+  const needing = problems.filter((problem) => problem.requires?.includes('redis'));
+  let redis: CommandRedis | undefined;
+  let judgeable = true;
+  if (needing.length > 0) {
+    const what = `the judgements of ${needing.map((p) => p.dir).join(', ')}`;
+    const here = redisForTests(what);
+    if (here === 'available') {
+      // One Redis for the file, started by the first judgement that needs it.
+      const opened = new CommandRedis();
+      redis = opened;
+      afterAll(() => opened.close());
+    } else {
+      judgeable = false;
+      if (here === 'required') {
+        test('Redis is available for the problems that require it', () => {
+          expect.fail(`WINDOW_KATAS_REQUIRE_REDIS is set, but ${what} have no Redis`);
+        });
+      }
+    }
+  }
+  for (const problem of problems) {
+    const needsRedis = problem.requires?.includes('redis') ?? false;
+    describeProblem(problem, {
+      skipJudging: needsRedis && !judgeable,
+      // The server is asked for only when a judgement runs its cases (see JudgeOptions.redis).
+      ...(needsRedis && redis ? { redis: () => (redis as CommandRedis).optionsFor(problem) } : {}),
+    });
+  }
+}
+
+interface Judging {
+  /** This machine cannot judge the problem (no Redis): its judgements are skipped. */
+  skipJudging: boolean;
+  redis?: JudgeOptions['redis'];
+}
+
+function describeProblem(problem: Problem, { skipJudging, redis }: Judging): void {
+  /** A test that judges: skipped where the problem cannot be judged. */
+  const judging = test.skipIf(skipJudging);
+  const withRedis = redis ? { redis } : {};
   describe(problem.dir, () => {
     // One child process judges this problem's files one after another, as a grade's lane does: its
     // start and warm-up are paid once, not per file (half of these tests' CPU time). Each
@@ -37,8 +82,13 @@ function describeProblem(problem: Problem): void {
     const slot: SessionSlot = {};
     afterAll(() => releaseSlot(slot));
 
-    test('the reference is accepted and passes every follow-up', async () => {
-      const report = await judge({ problem, solutionFile: problem.referenceFile, slot });
+    judging('the reference is accepted and passes every follow-up', async () => {
+      const report = await judge({
+        problem,
+        solutionFile: problem.referenceFile,
+        slot,
+        ...withRedis,
+      });
       const failing = report.cases
         .filter((c) => c.status !== 'passed')
         .map((c) => `${c.name}: ${c.status} ${c.message ?? ''}`);
@@ -47,14 +97,18 @@ function describeProblem(problem: Problem): void {
       expect(report.followUps.total).toBeGreaterThan(0);
     });
 
-    test('the untouched stub is not started', async () => {
-      const report = await judge({ problem, solutionFile: problem.stubFile, slot });
+    judging('the untouched stub is not started', async () => {
+      const report = await judge({ problem, solutionFile: problem.stubFile, slot, ...withRedis });
       expect(report.verdict).toBe('not-started');
     });
 
     test('the statement shows exactly the example cases', async () => {
       const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
-      const examples = suite.cases.filter((c) => c.tier === 'example' && isFixed(c));
+      const allExamples = suite.cases.filter((c) => c.tier === 'example');
+      // Examples played on Redis are timelines relative to Redis's clock, not LeetCode's arrays:
+      // test/redis-statement-examples.test.ts checks those against their statements.
+      if (allExamples.length > 0 && allExamples.every(isScenario)) return;
+      const examples = allExamples.filter(isFixed);
       const fromSuite = examples.map((c) => {
         const { methods, args, expected, targets } = c as Suite['cases'][number] & {
           methods: string[];
@@ -90,7 +144,7 @@ function describeProblem(problem: Problem): void {
       expect(wrong.length).toBeGreaterThan(0);
     });
     for (const file of wrong) {
-      test(`wrong/${file} is caught by the trap it embodies`, async () => {
+      judging(`wrong/${file} is caught by the trap it embodies`, async () => {
         const solutionFile = path.join(problem.wrongDir, file);
         const expectation = await readExpectation(solutionFile);
         // The verdict comes from the example and core cases; of the follow-ups, only the trap's
@@ -100,6 +154,7 @@ function describeProblem(problem: Problem): void {
           solutionFile,
           followUps: (info) => info.trap === expectation.trap,
           slot,
+          ...withRedis,
         });
         const caught = report.cases.filter(
           (c) => c.trap === expectation.trap && c.status !== 'passed',

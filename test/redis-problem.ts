@@ -1,24 +1,59 @@
 // A copy of the repo holding two temporary problems that require Redis ("requires": ["redis"]), each
-// with a tiny async suite of one Redis client fixture (harness/redis/facade.ts), for the tests of how
-// kata and grade start (or borrow) a Redis: redis-judge-start.test.ts and redis-url-acl.test.ts.
-// Their keys go through redisKey, so that on a user's server (REDIS_URL) they fall under the
-// judge's prefix. Stubs are the reference: judged, they are Accepted.
+// with a tiny async suite of one Redis client fixture (harness/redis/facade.ts), for the tests of
+// how kata, grade, the bench, mutate and the problem checks start (or borrow) a Redis:
+// redis-judge-start.test.ts, redis-url-acl.test.ts and redis-infra-*.test.ts. Their keys go
+// through redisKey, so that on a user's server (REDIS_URL) they fall under the judge's prefix.
+// Each is a whole problem (statement, hints, a known-wrong file): test/problem-checks.ts proves it.
+// Stubs are the reference unless asked otherwise: judged, they are Accepted.
+// Also here: whether this machine can run tests that need Redis (redisForTests).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { redisAvailability } from '../harness/redis/availability.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { scratchDir } from './helpers.ts';
 
 export const COUNTER_DIR = 'redis-tiny-counter';
 export const TWIN_DIR = 'redis-tiny-twin';
 
-/** INCR in a script: the reference, and the stub (Accepted). */
+/** INCRBY in a script: the reference, and the stub (Accepted). */
 export const REFERENCE = `
-import type { RedisFacade } from '../../harness/redis/facade.ts';
+// Its own type of the client: the file type-checks anywhere, also as a mutant in mutate's folder.
+interface Redis {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
 export class TinyCounter {
-  constructor(private readonly redis: RedisFacade) {}
+  constructor(private readonly redis: Redis) {}
   async hit(key: string): Promise<number> {
-    return (await this.redis.eval("return redis.call('INCR', KEYS[1])", { keys: [key] })) as number;
+    const script = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
+    const count = await this.redis.eval(script, { keys: [key], arguments: ['1'] });
+    return Number(count);
+  }
+}
+`;
+
+/** What `npm run reset` would restore: every method throws the stub's "Not implemented". */
+export const STUB = `
+export class TinyCounter {
+  constructor(redis: unknown) {}
+  async hit(key: string): Promise<number> {
+    throw new Error('Not implemented: TinyCounter.hit');
+  }
+}
+`;
+
+/** The known-wrong file: a counter that stops at three (the core case counts to five). */
+export const CAPPED = `
+interface Redis {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+export const expectation = { verdict: 'wrong-answer', trap: 'counts-past-three' };
+export class TinyCounter {
+  constructor(private readonly redis: Redis) {}
+  async hit(key: string): Promise<number> {
+    const script = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
+    const count = await this.redis.eval(script, { keys: [key], arguments: ['1'] });
+    return Math.min(Number(count), 3);
   }
 }
 `;
@@ -79,12 +114,63 @@ export default defineSuite({
       args: [[fixture('redis')], [redisKey('a')], [redisKey('a')], [redisKey('b')]],
       expected: [null, 1, 2, 1],
     },
+    {
+      name: 'counts past three',
+      tier: 'core',
+      trap: 'counts-past-three',
+      hint: 'A key hit five times has been hit five times: nothing caps the count.',
+      fixtures: { redis: redisClient({ commandTimeoutMs: 3000 }) },
+      methods: ['TinyCounter', 'hit', 'hit', 'hit', 'hit', 'hit'],
+      args: [[fixture('redis')], ...Array.from({ length: 5 }, () => [redisKey('c')])],
+      expected: [null, 1, 2, 3, 4, 5],
+    },
+    {
+      name: 'many keys',
+      tier: 'follow-up',
+      trap: 'many-keys',
+      hint: 'Every key has a count of its own, however many keys there are.',
+      // A limit of its own, for the bench's limits section to measure.
+      timeLimitMs: 2000,
+      fixtures: { redis: redisClient({ commandTimeoutMs: 3000 }) },
+      methods: ['TinyCounter', ...Array.from({ length: 8 }, () => 'hit')],
+      args: [[fixture('redis')], ...Array.from({ length: 8 }, (_, i) => [redisKey(\`k\${i}\`)])],
+      expected: [null, ...Array.from({ length: 8 }, () => 1)],
+    },
   ],
 });
 `;
 
-/** A copy of the repo with the two Redis problems added (stubs = reference). */
-export function repoWithRedisProblems(label: string): string {
+/** The statement: its example is the suite's, as the problem checks require. */
+const statement = (title: string): string => `# ${title}
+
+Count hits of a key in Redis.
+
+## Example
+
+\`\`\`text
+calls:   ["TinyCounter", "hit", "hit", "hit"]
+args:    [[{"$fixture": "redis"}], ["a"], ["a"], ["b"]]
+returns: [null, 1, 2, 1]
+\`\`\`
+
+## Follow-ups the judge also checks
+
+- \`many-keys\` — many keys at once.
+`;
+
+const HINTS = JSON.stringify([
+  'Redis counts for you.',
+  'INCR answers the new count.',
+  'One INCR per hit, on the key.',
+]);
+
+export interface RedisProblemsOptions {
+  /** Ship the stubs as a learner gets them (Not Started), not the reference. */
+  shippedStubs?: boolean;
+}
+
+/** A copy of the repo with the two Redis problems added (stubs: the reference, or shippedStubs). */
+export function repoWithRedisProblems(label: string, options: RedisProblemsOptions = {}): string {
   const repo = copyRepo(scratchDir(label));
   const base = JSON.parse(
     readFileSync(
@@ -106,11 +192,12 @@ export function repoWithRedisProblems(label: string): string {
     );
     writeFileSync(path.join(solutions, 'suite.ts'), SUITE);
     writeFileSync(path.join(solutions, 'solution.ts'), REFERENCE);
-    writeFileSync(path.join(problems, 'solution.ts'), REFERENCE);
-    writeFileSync(
-      path.join(problems, 'README.md'),
-      `# ${title}\n\nCount hits of a key in Redis.\n`,
-    );
+    writeFileSync(path.join(solutions, 'stub.ts'), STUB);
+    writeFileSync(path.join(solutions, 'hints.json'), HINTS);
+    mkdirSync(path.join(solutions, 'wrong'));
+    writeFileSync(path.join(solutions, 'wrong', 'capped.ts'), CAPPED);
+    writeFileSync(path.join(problems, 'solution.ts'), options.shippedStubs ? STUB : REFERENCE);
+    writeFileSync(path.join(problems, 'README.md'), statement(title));
   }
   // 933's stub is its reference too: a problem without Redis, judged Accepted, beside them.
   const dir933 = '933-number-of-recent-calls';
@@ -150,6 +237,28 @@ export function startedPids(log: string): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Whether tests of `what` that need Redis can run here: 'available' (REDIS_URL, REDIS_SERVER or
+ * redis-server on PATH); else 'skip', said in one loud line, since a machine without Redis must
+ * not look as if it had run them; else 'required' when WINDOW_KATAS_REQUIRE_REDIS is set (.ci/run
+ * sets it after installing redis-server): there a skip would hide a broken install, so the caller
+ * fails instead.
+ */
+export function redisForTests(
+  what: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = console.warn,
+): 'available' | 'skip' | 'required' {
+  const availability = redisAvailability(env);
+  if (availability.available) return 'available';
+  if (env.WINDOW_KATAS_REQUIRE_REDIS) return 'required';
+  warn(
+    `\n*** SKIPPING ${what}: redis-server not found (${availability.reason}; CI installs it: ` +
+      `.ci/run) ***\n`,
+  );
+  return 'skip';
 }
 
 /** Every redis-server process on the machine now (pgrep). */

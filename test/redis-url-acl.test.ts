@@ -1,10 +1,21 @@
 // REDIS_URL: the user's own server. Before any learner command runs there, the judge creates a user
 // confined to its key prefix and to the kata commands (harness/redis/acl.ts), the facade's clients
 // log in as it, and it is deleted afterwards. A server started here with startRedis() poses as the
-// user's, holding keys and a user of its own that must come out as they went in.
+// user's, holding keys and a user of its own that must come out as they went in. A command killed
+// outright leaves its user behind: the next command of the same host removes it, and its keys.
+import { spawnSync } from 'node:child_process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { aclRules, databaseOf } from '../harness/redis/acl.ts';
+import {
+  aclRules,
+  currentOwner,
+  databaseOf,
+  hostTag,
+  judgeUsername,
+  ownerAlive,
+  parseJudgeUsername,
+  removeAbandonedUsers,
+} from '../harness/redis/acl.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { RedisStartError, startRedis, type RedisServer } from '../harness/redis/server.ts';
 import { openRedis } from '../harness/redis/target.ts';
@@ -68,6 +79,33 @@ test('the rules: prefix keys only, no dangerous or cross-database command; a pla
   expect(databaseOf('redis://h:1')).toBe(0);
 });
 
+/** The pid of a process that has come and gone (and been reaped). */
+function deadPid(): number {
+  const done = spawnSync('true');
+  return done.pid as number;
+}
+
+test("a judge's username says whose it is, and a dead owner is told from a live one", () => {
+  const me = currentOwner();
+  expect(me.pid).toBe(process.pid);
+  expect(me.host).toBe(hostTag());
+  expect(me.host).toMatch(/^[\w.-]{1,64}$/);
+  if (process.platform === 'linux') expect(me.started).toBeGreaterThan(0);
+  const name = judgeUsername('0a1b2c3d4e5f', me);
+  expect(name).toBe(`window-katas-0a1b2c3d4e5f-${me.pid}-${me.started}@${me.host}`);
+  expect(parseJudgeUsername(name)).toEqual({ id: '0a1b2c3d4e5f', owner: me });
+  // Names the judge did not make, or made before names said whose they were: not the judge's.
+  for (const other of ['default', 'app', 'window-katas-0a1b2c3d4e5f', 'window-katas-xyz-1-2@h']) {
+    expect(parseJudgeUsername(other)).toBeUndefined();
+  }
+  expect(ownerAlive(me)).toBe(true);
+  expect(ownerAlive({ ...me, pid: deadPid() })).toBe(false);
+  // A pid of this host given to a later process: not the owner any more.
+  if (me.started > 0) expect(ownerAlive({ ...me, started: me.started - 1 })).toBe(false);
+  // Another host's processes cannot be looked at: they count as alive.
+  expect(ownerAlive({ ...me, pid: deadPid(), host: 'elsewhere' })).toBe(true);
+});
+
 describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", () => {
   let users: RedisServer;
   let admin: Client;
@@ -102,8 +140,12 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
 
   test('FLUSHALL, SWAPDB and keys outside the prefix are refused by Redis, also from Lua', async () => {
     const target = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
-    const user = new URL(target.url).username;
-    expect(user).toMatch(/^window-katas-[0-9a-f]{12}$/);
+    const user = decodeURIComponent(new URL(target.url).username);
+    // Named after this process, with the id of its key prefix.
+    expect(parseJudgeUsername(user)).toEqual({
+      id: /^window-katas:([0-9a-f]{12}):$/.exec(target.keyPrefix)?.[1],
+      owner: currentOwner(),
+    });
     expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).toContain(user);
     const client = await connect(target.url);
     try {
@@ -216,6 +258,80 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
     expect(said.set).toMatch(/NOPERM/);
     expect(said.scan).toMatch(/NOPERM/);
     expect(said.own).toBe('ran: 1');
+    await untouched();
+  });
+
+  test('users left by dead processes of this host go, with their keys; all others stay', async () => {
+    const me = currentOwner();
+    const users_ = {
+      dead: judgeUsername('00000000dead', { ...me, pid: deadPid() }),
+      reused: judgeUsername('0000000bcdef', { ...me, started: me.started + 1 }),
+      live: judgeUsername('000000000111', me),
+      elsewhere: judgeUsername('0000000e15e0', { ...me, pid: deadPid(), host: 'elsewhere' }),
+    };
+    const ids = { dead: '00000000dead', reused: '0000000bcdef', live: '000000000111' };
+    for (const name of Object.values(users_)) {
+      await admin.sendCommand(['ACL', 'SETUSER', name, 'on', '>pw', '~window-katas:*', '+get']);
+    }
+    for (const id of [...Object.values(ids), '0000000e15e0']) {
+      await admin.set(`window-katas:${id}:k1`, 'x');
+      await admin.set(`window-katas:${id}:k2`, 'y');
+    }
+    try {
+      const removed = await removeAbandonedUsers(admin);
+      const reusable = me.started > 0 ? [users_.reused] : [];
+      expect(removed.sort()).toEqual([users_.dead, ...reusable].sort());
+      const left = (await admin.sendCommand(['ACL', 'USERS'])) as string[];
+      expect(left).toEqual(expect.arrayContaining([users_.live, users_.elsewhere, 'app']));
+      expect(left).not.toContain(users_.dead);
+      const keys = ((await admin.sendCommand(['KEYS', 'window-katas:*'])) as string[]).sort();
+      expect(keys.some((k) => k.startsWith(`window-katas:${ids.dead}:`))).toBe(false);
+      expect(keys.filter((k) => k.startsWith(`window-katas:${ids.live}:`))).toHaveLength(2);
+      expect(keys.filter((k) => k.startsWith('window-katas:0000000e15e0:'))).toHaveLength(2);
+      // A server that will not list its users: nothing removed, nothing thrown.
+      const refusing = { sendCommand: () => Promise.reject(new Error('NOPERM')) };
+      expect(await removeAbandonedUsers(refusing)).toEqual([]);
+    } finally {
+      for (const name of Object.values(users_)) await admin.sendCommand(['ACL', 'DELUSER', name]);
+      const keys = (await admin.sendCommand(['KEYS', 'window-katas:*'])) as string[];
+      if (keys.length > 0) await admin.sendCommand(['DEL', ...keys]);
+    }
+    await untouched();
+  });
+
+  test('kill -9 of grade leaves its user; the next command removes it, and its keys', async () => {
+    const slow = solutionsDir('url-killed', SLOW);
+    const grade = startCommand(repo, ['grade', '--dir', slow, COUNTER_DIR, '--fresh'], {
+      REDIS_URL: users.url,
+    });
+    const judgeUsers = async () =>
+      ((await admin.sendCommand(['ACL', 'USERS'])) as string[]).filter((name) =>
+        name.startsWith('window-katas-'),
+      );
+    let left: string[];
+    try {
+      expect(await until(async () => (await judgeUsers()).length > 0, 20_000)).toBe(true);
+      left = await judgeUsers();
+      // Named after the grade's own process.
+      expect(parseJudgeUsername(left[0] as string)?.owner.pid).toBe(grade.pid);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Keys under its prefix, as a grade cut short may leave.
+      const id = parseJudgeUsername(left[0] as string)?.id as string;
+      await admin.set(`window-katas:${id}:1:left`, 'behind');
+      grade.kill('SIGKILL');
+      expect((await grade.exited).signal).toBe('SIGKILL');
+    } finally {
+      grade.kill('SIGKILL');
+    }
+    // Nobody could clean up: the user is still there.
+    expect(await judgeUsers()).toEqual(left);
+    // The next command on this host removes it, and its keys, before making its own.
+    const next = await openRedis({ env: { REDIS_URL: users.url } });
+    try {
+      expect(await judgeUsers()).toEqual([decodeURIComponent(new URL(next.url).username)]);
+    } finally {
+      await next.close();
+    }
     await untouched();
   });
 

@@ -61,6 +61,12 @@ export interface JudgeOptions {
    * judgement's own, within the one the judge owns on a user's server (REDIS_URL).
    */
   redisKeyPrefix?: string;
+  /**
+   * The three options above, asked for only once the cases are about to run: a verdict the memo
+   * keeps needs no Redis, so a grade whose kept verdicts answer everything starts none. A rejection
+   * (Redis could not be started) rejects the judgement.
+   */
+  redis?: () => Promise<Pick<JudgeOptions, 'redisUrl' | 'redisAdminUrl' | 'redisKeyPrefix'>>;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -199,6 +205,11 @@ export async function judge(options: JudgeOptions): Promise<ProblemReport> {
     onDecided: (verdict) => {
       if (errors === undefined) options.onDecided?.(verdict);
     },
+  }).catch((error: unknown) => {
+    // Nothing was judged (Redis could not be started): the check has no one to tell either.
+    halt.abort();
+    signal?.removeEventListener('abort', forward);
+    throw error;
   });
   try {
     if (signal?.aborted) return report;
@@ -263,14 +274,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     slot.session = undefined;
   };
   signal?.addEventListener('abort', cancel, { once: true });
-  const request = {
-    runner: await runnerBundle(problem.suiteFile),
-    learnerFile: solutionFile,
-    className: problem.className,
-    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
-    ...(options.redisAdminUrl === undefined ? {} : { redisAdminUrl: options.redisAdminUrl }),
-    ...(options.redisKeyPrefix ? { redisKeyPrefix: options.redisKeyPrefix } : {}),
-  };
+  const runner = await runnerBundle(problem.suiteFile);
   const worker = await workerBundle();
   let key: string | undefined;
   if (options.memo) {
@@ -279,7 +283,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     if (compiled.ok) {
       key = memoKey({
         workerBundle: worker,
-        runnerBundle: request.runner,
+        runnerBundle: runner,
         learnerFile: solutionFile,
         learnerCode: compiled.code,
         libraries: compiled.libraries,
@@ -292,6 +296,20 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
       }
     }
   }
+  // Not kept: the cases run, and a Redis problem needs its server now (see JudgeOptions.redis).
+  const redis = await options.redis?.().catch((error: unknown) => {
+    signal?.removeEventListener('abort', cancel);
+    throw error;
+  });
+  const { redisUrl, redisAdminUrl, redisKeyPrefix } = { ...options, ...redis };
+  const request = {
+    runner,
+    learnerFile: solutionFile,
+    className: problem.className,
+    ...(redisUrl === undefined ? {} : { redisUrl }),
+    ...(redisAdminUrl === undefined ? {} : { redisAdminUrl }),
+    ...(redisKeyPrefix ? { redisKeyPrefix } : {}),
+  };
   /** A live child with this problem open: the slot's, or a fresh one when it has died. */
   const openSession = (): ChildSession => {
     if (!slot.session?.alive) {

@@ -6,8 +6,15 @@
 // password, allowed only keys under the judge's prefix and only the commands the katas need, and
 // the facade's clients log in as that user. The user is deleted when the judge is done.
 // A server without ACL (Redis before 6) is refused: without it nothing confines a script.
+// A command killed outright (kill -9, a crash, a machine switched off) cannot delete its user, so
+// the user's name says whose it is (the host, the pid, when that process started), and the next
+// command on the same host deletes the users, and their keys, of processes that are gone
+// (removeAbandonedUsers).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { redactUrl } from './availability.ts';
+import { deleteKeysWithPrefix, keyPrefixOf } from './prefix.ts';
 import { RedisStartError } from './server.ts';
 
 /** What creating and deleting the user needs of a client; any node-redis client fits. */
@@ -80,6 +87,105 @@ export function databaseOf(url: string): number {
   }
 }
 
+/** The process a judge's user belongs to. */
+export interface Owner {
+  /** The host's name, reduced to letters, digits, dots and dashes. */
+  host: string;
+  pid: number;
+  /**
+   * When the process started, in clock ticks since boot (Linux's /proc): a pid used again by a
+   * later process does not pass for the owner. 0 where that cannot be read (then the pid alone).
+   */
+  started: number;
+}
+
+const USER_PREFIX = 'window-katas-';
+/** `window-katas-<id>-<pid>-<started>@<host>`: the id is the one in the user's key prefix. */
+const USERNAME = /^window-katas-([0-9a-f]{12})-(\d{1,10})-(\d{1,20})@([\w.-]{1,64})$/;
+
+/** When process `pid` started (field 22 of /proc/<pid>/stat), or undefined where unreadable. */
+function startTicks(pid: number): { ticks: number; zombie: boolean } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's name, which may hold spaces and parentheses: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ticks: Number(fields[19]), zombie: fields[0] === 'Z' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** This host's name as it goes into a username. */
+export function hostTag(): string {
+  return (hostname().replace(/[^\w.-]/g, '_') || 'host').slice(0, 64);
+}
+
+/** The process running this code. */
+export function currentOwner(): Owner {
+  return { host: hostTag(), pid: process.pid, started: startTicks(process.pid)?.ticks ?? 0 };
+}
+
+/** The name of the judge's user for the key prefix of `id`, owned by `owner`. */
+export function judgeUsername(id: string, owner: Owner = currentOwner()): string {
+  return `${USER_PREFIX}${id}-${owner.pid}-${owner.started}@${owner.host}`;
+}
+
+/** The id and owner a judge's username holds; undefined for any other name. */
+export function parseJudgeUsername(name: string): { id: string; owner: Owner } | undefined {
+  const match = USERNAME.exec(name);
+  if (!match) return undefined;
+  const [, id, pid, started, host] = match as unknown as [string, string, string, string, string];
+  return { id, owner: { host, pid: Number(pid), started: Number(started) } };
+}
+
+/**
+ * Whether the owner process still runs. Only a process of this host can be looked at: of any other,
+ * the answer is true (it is none of this command's business). A zombie has ended.
+ */
+export function ownerAlive(owner: Owner, host = hostTag()): boolean {
+  if (owner.host !== host) return true;
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    // EPERM: a process of someone else's, so alive; ESRCH: none.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const now = startTicks(owner.pid);
+  if (now === undefined) return true;
+  if (now.zombie) return false;
+  // Started at another moment: the pid was given to a later process.
+  return owner.started === 0 || now.ticks === owner.started;
+}
+
+/**
+ * Deletes the users (and their keys) that commands of this host made and could not delete, their
+ * processes having died (see ownerAlive), and returns their names. Users of other hosts, of
+ * processes still running, and any user not named by the judge are left alone. Best effort: a
+ * server that will not list its users (no ACL, or an admin not allowed to) leaves them in place.
+ */
+export async function removeAbandonedUsers(admin: AclSender, host = hostTag()): Promise<string[]> {
+  let names: unknown;
+  try {
+    names = await admin.sendCommand(['ACL', 'USERS']);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of Array.isArray(names) ? names.map(String) : []) {
+    const parsed = parseJudgeUsername(name);
+    if (!parsed || ownerAlive(parsed.owner, host)) continue;
+    try {
+      // The user first, which also disconnects any client still logged in as it; then its keys.
+      await admin.sendCommand(['ACL', 'DELUSER', name]);
+      await deleteKeysWithPrefix(admin, keyPrefixOf(parsed.id));
+      removed.push(name);
+    } catch {
+      // Not this command's to fail on: the next one tries again.
+    }
+  }
+  return removed;
+}
+
 export interface RestrictedUser {
   readonly username: string;
   /** The user's URL: the server's, logged in as the restricted user. Holds its password. */
@@ -103,16 +209,16 @@ export function aclRefusal(url: string, reason: string): string {
 }
 
 /**
- * Creates a user allowed only keys under `keyPrefix` and the kata commands (aclRules), with a
- * random password, through `admin` (connected to `url`); throws a RedisStartError saying what to
- * do when the server has no ACL or the admin may not use it.
+ * Creates a user named `username` (judgeUsername), allowed only keys under `keyPrefix` and the kata
+ * commands (aclRules), with a random password, through `admin` (connected to `url`); throws a
+ * RedisStartError saying what to do when the server has no ACL or the admin may not use it.
  */
 export async function createRestrictedUser(
   admin: AclSender,
   url: string,
   keyPrefix: string,
+  username: string,
 ): Promise<RestrictedUser> {
-  const username = `window-katas-${randomBytes(6).toString('hex')}`;
   const password = randomBytes(24).toString('hex');
   try {
     await admin.sendCommand([

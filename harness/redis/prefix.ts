@@ -7,9 +7,19 @@ export interface CommandSender {
   sendCommand(args: string[]): Promise<unknown>;
 }
 
+/** A fresh id for one command's share of a user's server: in its key prefix and its ACL user. */
+export function newJudgeId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** The key prefix of the command with this id: `window-katas:<id>:`. */
+export function keyPrefixOf(id: string): string {
+  return `window-katas:${id}:`;
+}
+
 /** A prefix no one else uses: `window-katas:<12 hex>:`. */
 export function newKeyPrefix(): string {
-  return `window-katas:${randomBytes(6).toString('hex')}:`;
+  return keyPrefixOf(newJudgeId());
 }
 
 /** SCAN's MATCH is a glob: a prefix must match itself literally. */

@@ -1,8 +1,8 @@
 // The Redis a grade runs against: the user's own server when REDIS_URL says so (confined to a fresh key
 // prefix, cleaned up afterwards), else a redis-server the judge starts and owns entirely.
-import { createRestrictedUser } from './acl.ts';
+import { createRestrictedUser, judgeUsername, removeAbandonedUsers } from './acl.ts';
 import { redactUrl, redisAvailability } from './availability.ts';
-import { deleteKeysWithPrefix, newKeyPrefix } from './prefix.ts';
+import { deleteKeysWithPrefix, keyPrefixOf, newJudgeId } from './prefix.ts';
 import { RedisStartError, startRedis, type StartRedisOptions } from './server.ts';
 
 export interface RedisTarget {
@@ -63,9 +63,14 @@ export async function openRedis(options: StartRedisOptions = {}): Promise<RedisT
   }
   const { url } = availability;
   const admin = await connectAdmin(url);
-  const keyPrefix = newKeyPrefix();
-  // Before any learner command: without the restricted user, a script could flush the server.
-  const restricted = await createRestrictedUser(admin, url, keyPrefix).catch((error: unknown) => {
+  const id = newJudgeId();
+  const keyPrefix = keyPrefixOf(id);
+  // Before any learner command: without the restricted user, a script could flush the server. And
+  // before that, what commands of this host killed outright left behind (see acl.ts).
+  const restricted = await (async () => {
+    await removeAbandonedUsers(admin);
+    return createRestrictedUser(admin, url, keyPrefix, judgeUsername(id));
+  })().catch((error: unknown) => {
     admin.destroy();
     throw error;
   });

@@ -200,13 +200,20 @@ export async function grade(argv: string[], io: IO): Promise<number> {
   const checks = judging.map((problem) =>
     typeErrorMessage(fileOf(problem), { home: path.dirname(problem.stubFile) }),
   );
-  // One Redis for the whole grade, started when the first problem that needs it comes up (never
-  // for a grade without one), and gone when the grade is over, however it ends.
+  // One Redis for the whole grade, started when the first problem that needs it is about to run
+  // its cases (never for a grade without one, nor for one whose kept verdicts answer everything),
+  // and gone when the grade is over, however it ends.
   const redis = new CommandRedis();
   const judged = await mapConcurrent(judging, lanes, async (problem, lane) => {
-    let redisOptions;
     try {
-      redisOptions = await redis.optionsFor(problem);
+      return await judge({
+        problem,
+        solutionFile: fileOf(problem),
+        slot: slots[lane],
+        typeCheck: false,
+        memo: { reuse: !values.fresh },
+        redis: () => redis.optionsFor(problem),
+      });
     } catch (error) {
       if (!(error instanceof RedisStartError)) throw error;
       // Redis is there but cannot be used (it failed to start, or REDIS_URL refuses a confined
@@ -214,14 +221,6 @@ export async function grade(argv: string[], io: IO): Promise<number> {
       unjudged.set(problem, redisStartUnmet(error));
       return undefined;
     }
-    return judge({
-      problem,
-      solutionFile: fileOf(problem),
-      slot: slots[lane],
-      typeCheck: false,
-      memo: { reuse: !values.fresh },
-      ...redisOptions,
-    });
   }).finally(async () => {
     slots.forEach(releaseSlot);
     await redis.close();

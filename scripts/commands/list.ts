@@ -1,8 +1,12 @@
-// `npm run list`: the problems in ladder order, with difficulty and where the learner stands.
+// `npm run list`: the problems in ladder order, with difficulty and where the learner stands. A
+// problem that needs more than Node (a Redis server) is marked, and explained once under the table,
+// with what is missing when this machine does not have it.
 import { loadProblems } from '../../harness/judge/problems.ts';
+import { redactUrl, redisAvailability } from '../../harness/redis/availability.ts';
 import { loadProgress, type ProblemProgress } from '../../harness/learner/progress.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
-import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
 import { hintCount } from './hint.ts';
 
@@ -13,6 +17,9 @@ const TITLE = 32;
 const LEVEL = 7;
 /** Where the status column starts. */
 const STATUS_COLUMN = NUMBER + ID + TITLE + LEVEL;
+
+/** Follows the title of a problem that needs Redis; explained under the table. */
+export const NEEDS_REDIS_MARK = '†';
 
 /** Joins the words of one piece of a status, so that a line breaks between pieces if it can. */
 const KEEP = '\u00a0';
@@ -65,10 +72,13 @@ export async function list(argv: string[], io: IO): Promise<number> {
       `${'#'.padEnd(NUMBER)}${'problem'.padEnd(ID)}${'title'.padEnd(TITLE)}${'level'.padEnd(LEVEL)}status`,
     ),
   );
-  loadProblems().forEach((problem, i) => {
+  const problems = loadProblems();
+  problems.forEach((problem, i) => {
     const status = statusOf(progress.problems[problem.dir], io);
     const number = String(i + 1).padEnd(NUMBER);
-    const rest = `${problem.title.padEnd(TITLE)}${problem.difficulty.padEnd(LEVEL)}${status}`;
+    const redis = problem.requires?.includes('redis') ?? false;
+    const title = redis ? `${problem.title} ${NEEDS_REDIS_MARK}` : problem.title;
+    const rest = `${title.padEnd(TITLE)}${problem.difficulty.padEnd(LEVEL)}${status}`;
     // The id is what the learner types, so it is never cut: one too long for its column (the
     // design track's) has the line to itself, and the row goes on below, under the title column.
     const row =
@@ -78,6 +88,22 @@ export async function list(argv: string[], io: IO): Promise<number> {
     // A long status goes on under itself rather than past the 80th column.
     io.out(wrap(row, WIDTH, ' '.repeat(STATUS_COLUMN)).replaceAll(KEEP, ' '));
   });
+  // Once, however many problems need it: what the mark means, and what is missing if anything is.
+  if (problems.some((problem) => problem.requires?.includes('redis'))) {
+    const availability = redisAvailability();
+    const legend = !availability.available
+      ? `${NEEDS_REDIS_MARK} needs Redis, and this machine has none: ${availability.reason}; ${availability.howTo}.`
+      : availability.mode === 'url'
+        ? `${NEEDS_REDIS_MARK} needs Redis: judged on REDIS_URL=${redactUrl(availability.url)}, under keys and a user of its own.`
+        : `${NEEDS_REDIS_MARK} needs Redis: the judge starts its own ${availability.serverPath}.`;
+    const paint = availability.available ? io.style.dim : io.style.yellow;
+    io.out(
+      wrapKeepingCode(escapeControl(legend), WIDTH, '  ')
+        .split('\n')
+        .map((line) => paint(line))
+        .join('\n'),
+    );
+  }
   io.out(io.style.dim('\nStart with: npm run kata (opens the first problem not yet solved)'));
   return 0;
 }

@@ -4,6 +4,8 @@
 // learner's solution. A mutant the judge accepts with every follow-up passed has survived: either
 // it is listed in solutions/<dir>/equivalent-mutants.json with the reason no suite can tell it from
 // the reference, or the suite has a gap and the command fails.
+// A problem that requires Redis has its mutants judged on one Redis for the whole run (each
+// judgement with keys of its own); without Redis it is not mutated, and the table says why.
 import {
   existsSync,
   mkdirSync,
@@ -18,10 +20,13 @@ import path from 'node:path';
 import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
 import type { CaseResult, ProblemReport, Verdict } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { unmetRequirement } from '../../harness/judge/requirements.ts';
 import { PROBLEMS_DIR } from '../../harness/paths.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { CommandRedis, redisStartLine } from '../../harness/redis/session.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
-import { fitCell } from '../../harness/terminal/wrap.ts';
-import { parse, resolveProblems, shownArg, UsageError, type IO } from '../lib/cli.ts';
+import { fitCell, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
 import {
   describeEntry,
   diffLines,
@@ -70,6 +75,8 @@ interface ProblemRun {
   killedListed: { mutant: Mutant; entry: EquivalentEntry; outcome: Outcome }[];
   /** Set when the reference itself is not accepted in full: nothing else is judged. */
   broken?: string;
+  /** Set when the problem could not be judged here (no Redis): why. Neither passed nor failed. */
+  unjudged?: string;
   /** The reference failed once and passed when judged again. */
   flakyReference?: string;
   ms: number;
@@ -97,7 +104,12 @@ const STOP_AT: ReadonlySet<Verdict> = new Set(['time-limit-exceeded', 'memory-li
  * follow-ups (and stops at once if the case that decided it took its child process down), and the
  * first follow-up failed skips the rest.
  */
-async function judgeOnce(problem: Problem, file: string, slot: SessionSlot): Promise<Outcome> {
+async function judgeOnce(
+  problem: Problem,
+  file: string,
+  slot: SessionSlot,
+  redis: CommandRedis,
+): Promise<Outcome> {
   const started = performance.now();
   const controller = new AbortController();
   let decided: Verdict | undefined;
@@ -106,6 +118,8 @@ async function judgeOnce(problem: Problem, file: string, slot: SessionSlot): Pro
     problem,
     solutionFile: file,
     slot,
+    // Keys of its own for every judgement, on the run's one server (nothing without Redis).
+    redis: () => redis.optionsFor(problem),
     signal: controller.signal,
     onDecided: (verdict) => {
       decided = verdict;
@@ -146,14 +160,15 @@ async function judgeFile(
   problem: Problem,
   file: string,
   slot: SessionSlot,
+  redis: CommandRedis,
   reference = false,
 ): Promise<Outcome> {
-  const first = await judgeOnce(problem, file, slot);
+  const first = await judgeOnce(problem, file, slot, redis);
   const doubt = reference
     ? first.fate !== 'survived'
     : first.fate === 'follow-up' && first.onMemory;
   if (!doubt) return first;
-  const second = await judgeOnce(problem, file, slot);
+  const second = await judgeOnce(problem, file, slot, redis);
   const ms = first.ms + second.ms;
   if (second.fate === first.fate) return { ...second, ms };
   return { ...second, flaky: outcomeText(first), ms };
@@ -177,6 +192,7 @@ async function mutateProblem(
   problem: Problem,
   scratch: string,
   slots: SessionSlot[],
+  redis: CommandRedis,
   wanted: number[] | undefined,
   io: IO,
 ): Promise<ProblemRun> {
@@ -209,8 +225,27 @@ async function mutateProblem(
     ms: 0,
   };
 
+  // Without Redis, nothing of a Redis problem can be judged: said in its row, and not a failure.
+  const unmet = unmetRequirement(problem);
+  if (unmet) {
+    run.unjudged = `not judged: ${unmet.label} (${unmet.note})`;
+    return run;
+  }
   // The reference first: a suite that rejects it would kill every mutant and prove nothing.
-  const baseline = await judgeFile(problem, problem.referenceFile, slots[0] as SessionSlot, true);
+  let baseline: Outcome;
+  try {
+    baseline = await judgeFile(
+      problem,
+      problem.referenceFile,
+      slots[0] as SessionSlot,
+      redis,
+      true,
+    );
+  } catch (error) {
+    if (!(error instanceof RedisStartError)) throw error;
+    run.unjudged = `not judged: Redis could not be started (${redisStartLine(error)})`;
+    return run;
+  }
   if (baseline.flaky) run.flakyReference = baseline.flaky;
   if (baseline.fate !== 'survived') {
     run.broken = `the reference itself is not accepted in full (${outcomeText(baseline).replace('killed', 'rejected')})`;
@@ -232,7 +267,7 @@ async function mutateProblem(
     io.transient?.(`mutate ${problem.id}: ${done}/${mutants.length} mutants judged`);
   progress();
   await mapConcurrent(mutants, slots.length, async (mutant, lane) => {
-    const outcome = await judgeFile(problem, fileOf(mutant), slots[lane] as SessionSlot);
+    const outcome = await judgeFile(problem, fileOf(mutant), slots[lane] as SessionSlot, redis);
     run.outcomes.set(mutant.id, outcome);
     done += 1;
     progress();
@@ -279,6 +314,10 @@ const HEADER = ['problem', 'mutants', 'verdict', 'f-ups', 'compile', 'equiv', 's
 function row(run: ProblemRun, io: IO): string {
   if (run.broken)
     return `${fitCell(run.problem.id, WIDTHS[0] as number)} ${io.style.red(run.broken)}`;
+  if (run.unjudged) {
+    const line = `${fitCell(run.problem.id, WIDTHS[0] as number)} ${run.unjudged}`;
+    return io.style.yellow(wrap(line, WIDTH, ' '.repeat((WIDTHS[0] as number) + 1)));
+  }
   const line = tableRow(
     [
       run.problem.id,
@@ -380,11 +419,13 @@ export async function mutate(
   // One child process per lane, kept from mutant to mutant, with a spare waiting: a mutant stopped
   // at its verdict kills its child, and the next mutant should not wait for a new one to start.
   const slots: SessionSlot[] = Array.from({ length: jobs }, () => ({ keepSpare: true }));
+  // One Redis for the whole run, started for the first problem that requires it, gone at the end.
+  const redis = new CommandRedis();
   const runs: ProblemRun[] = [];
   let headed = false;
   try {
     for (const problem of chosen) {
-      const run = await mutateProblem(problem, scratch, slots, wanted, io);
+      const run = await mutateProblem(problem, scratch, slots, redis, wanted, io);
       runs.push(run);
       // A full run takes minutes: each row shows as its problem is done, details after the table.
       if (!headed) io.out(io.style.bold(tableRow(HEADER, RIGHT)));
@@ -394,6 +435,7 @@ export async function mutate(
   } finally {
     slots.forEach(releaseSlot);
     rmSync(scratch, { recursive: true, force: true });
+    await redis.close();
   }
 
   let failed = false;
@@ -446,7 +488,8 @@ export async function mutate(
     }
   }
 
-  const judged = runs.filter((r) => !r.broken);
+  const judged = runs.filter((r) => !r.broken && !r.unjudged);
+  const unjudged = runs.filter((r) => r.unjudged).length;
   const sum = (f: (r: ProblemRun) => number): number => judged.reduce((n, r) => n + f(r), 0);
   const killed = sum((r) => count(r, 'verdict') + count(r, 'follow-up'));
   const scored = killed + sum((r) => r.survivors.length);
@@ -461,7 +504,9 @@ export async function mutate(
       (slower > 0 ? ` · ${slower} slower only` : '') +
       ` · ${sum((r) => count(r, 'compile'))} do not compile` +
       (ignored > 0 ? ` · ${ignored} error messages not mutated` : '') +
-      ` · ${seconds} s`,
+      ` · ${seconds} s` +
+      // Neither proved nor failed: counted apart, as grade counts a problem it could not judge.
+      (unjudged > 0 ? ` · ${unjudged} not judged` : ''),
   );
   if (sum((r) => r.survivors.length) > 0) {
     io.out(
@@ -471,5 +516,7 @@ export async function mutate(
       ),
     );
   }
+  // Nothing could be judged at all: not a success (nothing was proved), not a failure either.
+  if (unjudged === runs.length) return USAGE_EXIT;
   return failed ? 1 : 0;
 }
