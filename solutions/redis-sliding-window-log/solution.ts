@@ -1,0 +1,171 @@
+// Reference: the sliding-window log of `sliding-window-log-limiter`, kept in a Redis sorted set so
+// that every API server shares one log per key. Same answers as the single-process kata; the log,
+// the clock and the decision move into Redis.
+//
+// The log. One sorted set per key, one member per accepted unit of quota (a request of cost 3 is
+// three members), scored by the millisecond it was accepted. The window at `now` is
+// (now − W, now]: a unit accepted at `a` counts while now < a + W, so the script first removes
+// every member scored at or below now − W (ZREMRANGEBYSCORE), and only then counts (ZCARD).
+// Counting first would count units that have just left, and refuse requests that fit at the edge.
+//
+// Unique members. A sorted set keeps one copy of each member: two units recorded under the same
+// member are one unit. The time alone is not unique (a burst, or a request of cost 3, puts several
+// units in one millisecond), so a member is "<ms>:<n>", n numbering the units accepted in that
+// millisecond (ZCOUNT of the score now, plus one, two, ...). The script runs alone, so no other
+// caller can take the same n, and a member at `now` cannot have aged out while now is still now.
+//
+// Only accepted requests are logged. A refused request adds nothing, so a client that hammers a
+// full key does not push its own retry further away. Its retryAt is when enough of the OLDEST units
+// have left to make room for its cost: the (used − (limit − cost))-th oldest member's score plus
+// W, found by rank (ZRANGE by index). The youngest member tells when the whole log is empty
+// (resetAt), not when this request fits.
+//
+// Why one Lua script, why TIME, why a TTL, why EVALSHA with an EVAL fallback, why a deadline: as in
+// `redis-token-bucket` (see its reference). In short: trim, count and add must be one atomic step,
+// or racing servers all see room; TIME is the only clock all servers share; the key expires W after
+// its youngest unit, exactly when it answers like a key never seen, set in the same script as the
+// write; a flushed script cache answers NOSCRIPT and nothing ran, so EVAL once; and a limiter that
+// cannot reach Redis rejects within a second (fails closed) instead of hanging.
+//
+// Numbers across the Lua boundary: every answer is a whole millisecond, returned as an integer; -1
+// stands for "never" (Redis would turn math.huge into -2^63). Member names are built with
+// string.format('%d'), not with Lua's `..` on a number, which formats with 14 digits only.
+//
+// Traps it avoids: trim then count (remove-before-count), "<ms>:<n>" members (same-millisecond),
+// one script (exact-under-concurrency), TIME (server-time), PEXPIRE W with every write
+// (ttl-on-every-key), the oldest units for retryAt (retry-from-oldest), NOSCRIPT → EVAL once
+// (noscript-recovery), settings per instance (instance-isolation), the key in KEYS (cluster-safe).
+import type { RedisClient } from '../../problems/redis-client.ts';
+import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+
+/** Longest wait for Redis before failing closed (see redis-token-bucket's reference). */
+const DEADLINE_MS = 500;
+
+// KEYS[1]: the log, a sorted set of accepted units scored by the millisecond of acceptance.
+// ARGV: limit, windowMs, cost. Returns { allowed (1/0), remaining, resetAt, retryAt (-1: never) }.
+const SCRIPT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- If Redis's clock steps back, the youngest unit is this key's high-water mark: a unit never
+-- counts for longer, and new units never go in before old ones.
+local youngest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if youngest[2] and tonumber(youngest[2]) > now then now = tonumber(youngest[2]) end
+
+-- Trim, then count: units accepted at or before now - window have left the window.
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local used = redis.call('ZCARD', KEYS[1])
+
+if used + cost <= limit then
+  local n = redis.call('ZCOUNT', KEYS[1], now, now)
+  -- ZADD in slices: Lua's unpack() cannot spread an unbounded number of arguments.
+  local i = 1
+  while i <= cost do
+    local args = {}
+    local last = math.min(cost, i + 499)
+    for j = i, last do
+      args[#args + 1] = now
+      args[#args + 1] = string.format('%d:%d', now, n + j)
+    end
+    redis.call('ZADD', KEYS[1], unpack(args))
+    i = last + 1
+  end
+  -- The youngest unit is now's: the key answers like a new one exactly one window from now.
+  redis.call('PEXPIRE', KEYS[1], window)
+  return { 1, limit - used - cost, now + window, now }
+end
+
+local reset = now
+if used > 0 then
+  reset = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]) + window
+end
+local retry = -1
+if cost <= limit then
+  -- Room for cost needs the k oldest units gone; the k-th oldest leaves last of them.
+  local k = used - (limit - cost)
+  retry = tonumber(redis.call('ZRANGE', KEYS[1], k - 1, k - 1, 'WITHSCORES')[2]) + window
+end
+return { 0, limit - used, reset, retry }
+`;
+
+function checkCount(name: string, value: number): void {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  return String((error as { message?: unknown } | null)?.message ?? error).startsWith('NOSCRIPT');
+}
+
+/** `work`, or a rejection once `ms` have passed without an answer. */
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: Redis did not answer within ${ms} ms; failing closed`)),
+      ms,
+    );
+  });
+  try {
+    // race() subscribes to `work`, so its rejection after the deadline is handled, not "unhandled".
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class RedisSlidingWindowLog {
+  /** SCRIPT LOAD's answer, shared by concurrent first calls; forgotten if loading failed. */
+  private sha: Promise<string> | undefined;
+  private readonly args: string[];
+
+  constructor(
+    private readonly redis: RedisClient,
+    limit: number,
+    windowMs: number,
+  ) {
+    checkCount('limit', limit);
+    checkCount('windowMs', windowMs);
+    this.args = [String(limit), String(windowMs)];
+  }
+
+  async allow(key: string, cost: number = 1): Promise<RateLimitResult> {
+    checkCount('cost', cost);
+    const reply = await withDeadline(
+      this.run(key, [...this.args, String(cost)]),
+      DEADLINE_MS,
+      'RedisSlidingWindowLog',
+    );
+    const [allowed, remaining, resetAt, retryAt] = reply as [number, number, number, number];
+    return {
+      allowed: allowed === 1,
+      remaining,
+      resetAt,
+      retryAt: retryAt === -1 ? Infinity : retryAt,
+    };
+  }
+
+  private async run(key: string, args: string[]): Promise<unknown> {
+    const options = { keys: [key], arguments: args };
+    let sha = this.sha;
+    if (sha === undefined) {
+      const loading = this.redis.scriptLoad(SCRIPT);
+      this.sha = sha = loading;
+      // A failed load (Redis down) must not stick: the next call loads again.
+      loading.catch(() => {
+        if (this.sha === loading) this.sha = undefined;
+      });
+    }
+    try {
+      return await this.redis.evalSha(await sha, options);
+    } catch (error) {
+      // NOSCRIPT: the cache was emptied and nothing ran. EVAL runs it once and caches it again.
+      if (!isNoScript(error)) throw error;
+      return await this.redis.eval(SCRIPT, options);
+    }
+  }
+}
