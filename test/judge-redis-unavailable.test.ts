@@ -1,8 +1,9 @@
 // A problem that declares `"requires": ["redis"]`, on a machine where Redis is unavailable: kata says
 // so in one line and exits 2 without judging; grade lists it as "needs Redis" (JSON: "unavailable"),
 // judges the others, and records nothing for it. With Redis available, it is judged as before.
-// Run in a copy of the repo that holds such a problem: a copy of 933 under another name, whose stub
-// is 933's reference, so that judging it would be Accepted and recorded, which is what must not happen.
+// Run in a copy of the repo that holds, besides the shipped Redis katas (whose stubs would fail), one
+// more such problem: a copy of 933 under another name, whose stub is 933's reference, so that judging
+// it would be Accepted and recorded, which is what must not happen.
 import {
   chmodSync,
   cpSync,
@@ -22,6 +23,8 @@ import { runScript, scratchDir } from './helpers.ts';
 
 const DIR933 = '933-number-of-recent-calls';
 const REDIS_DIR = 'redis-fake-limiter';
+/** A shipped Redis kata, judged (or not) beside the fake one. */
+const SHIPPED_REDIS_DIR = 'redis-token-bucket';
 
 let repo: string;
 /** Holds `node` and `sh` and nothing else: a PATH without redis-server, wherever it is installed. */
@@ -123,9 +126,13 @@ describe('kata, without Redis', () => {
 
 describe('grade, without Redis', () => {
   test('the table says "needs Redis" and how to get it; the others are judged; 80 columns', () => {
-    const { code, stdout, progress } = run(['grade', '933', REDIS_DIR, '362'], noRedis());
+    const { code, stdout, progress } = run(
+      ['grade', '933', REDIS_DIR, '362', SHIPPED_REDIS_DIR],
+      noRedis(),
+    );
     expect(stdout).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted +(\d+)\/\1 +(\d+)\/\2 +/m);
     expect(stdout).toMatch(/^redis-fake-… +Redis Fake Limiter +Easy +needs Redis +— +— +—$/m);
+    expect(stdout).toMatch(/^redis-token… +Redis Token Bucket +Hard +needs Redis +— +— +—$/m);
     expect(stdout).toMatch(/^362 +Design Hit Counter +Medium +Not Started +0\/\d+/m);
     // Once under the table, however many problems need it.
     const note = /^needs Redis: (.*(?:\n {2}.*)*)$/m.exec(stdout)?.[0] ?? '';
@@ -133,12 +140,13 @@ describe('grade, without Redis', () => {
     expect(unwrapped(note)).toContain('apt-get install redis-server');
     expect(stdout.match(/needs Redis:/g)).toHaveLength(1);
     // Counted apart: neither solved nor unsolved.
-    expect(stdout).toMatch(/^Solved 1\/2 · follow-ups \d+\/\d+ · \d+\.\d s · 1 not judged$/m);
+    expect(stdout).toMatch(/^Solved 1\/2 · follow-ups \d+\/\d+ · \d+\.\d s · 2 not judged$/m);
     fits80(stdout);
-    expect(code).toBe(1); // 362's stub, not the problem without Redis
-    // The judged problems are recorded; the one not judged has no attempt.
+    expect(code).toBe(1); // 362's stub, not the problems without Redis
+    // The judged problems are recorded; those not judged have no attempt.
     expect(progress?.problems[DIR933]?.attempts).toBe(1);
     expect(progress?.problems[REDIS_DIR]).toBeUndefined();
+    expect(progress?.problems[SHIPPED_REDIS_DIR]).toBeUndefined();
   });
 
   test('a problem without Redis is no failure: every judged one accepted exits 0', () => {
@@ -170,7 +178,7 @@ describe('grade, without Redis', () => {
     expect(code).toBe(0);
   });
 
-  test('--json: verdict "unavailable" with the message, every other problem judged', () => {
+  test('--json: verdict "unavailable" with the message for each Redis kata, every other judged', () => {
     const { stdout, progress } = run(['grade', '--json'], noRedis());
     const problems = (
       JSON.parse(stdout) as {
@@ -185,20 +193,30 @@ describe('grade, without Redis', () => {
     ).problems;
     const catalogue = problemDirs();
     expect(problems.map((p) => p.dir).sort()).toEqual(catalogue.sort());
-    const redis = problems.find((p) => p.dir === REDIS_DIR);
-    expect(redis).toMatchObject({
-      verdict: 'unavailable',
-      message: expectedMessage({ PATH: bareBin }),
-      cases: [],
-      followUps: { passed: 0, total: 0 },
-    });
-    for (const p of problems.filter((p) => p.dir !== REDIS_DIR)) {
+    // The fake one and every shipped one that declares Redis, and no other.
+    const needsRedis = [REDIS_DIR, ...redisKatas()];
+    expect(needsRedis).toContain(SHIPPED_REDIS_DIR);
+    expect(
+      problems
+        .filter((p) => p.verdict === 'unavailable')
+        .map((p) => p.dir)
+        .sort(),
+    ).toEqual(needsRedis.sort());
+    for (const dir of needsRedis) {
+      expect(problems.find((p) => p.dir === dir)).toMatchObject({
+        verdict: 'unavailable',
+        message: expectedMessage({ PATH: bareBin }),
+        cases: [],
+        followUps: { passed: 0, total: 0 },
+      });
+      expect(progress?.problems[dir]).toBeUndefined();
+    }
+    for (const p of problems.filter((p) => !needsRedis.includes(p.dir))) {
       expect(p.verdict).toBe(p.dir === DIR933 ? 'accepted' : 'not-started');
       expect(p.message).toBeUndefined();
       expect(p.cases.length).toBeGreaterThan(0);
     }
     expect(progress?.problems[DIR933]?.attempts).toBe(1);
-    expect(progress?.problems[REDIS_DIR]).toBeUndefined();
   });
 });
 
@@ -242,6 +260,16 @@ describe('with a Redis that is there but cannot be used', () => {
     expect(Object.keys(grade.progress?.problems ?? {})).toEqual([DIR933]);
   });
 });
+
+/** The shipped problems whose problem.json declares Redis, read from the files themselves. */
+function redisKatas(): string[] {
+  return problemDirs().filter((dir) => {
+    if (dir === REDIS_DIR) return false;
+    const file = path.join(repo, 'solutions', dir, 'problem.json');
+    const meta = JSON.parse(readFileSync(file, 'utf8')) as { requires?: string[] };
+    return meta.requires?.includes('redis') === true;
+  });
+}
 
 /** Every folder with a problem.json is a problem (harness/judge/problems.ts). */
 function problemDirs(): string[] {

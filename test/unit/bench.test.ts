@@ -143,7 +143,12 @@ async function bench(section?: string): Promise<string> {
 }
 
 const saved = process.argv;
+const savedRedis = { server: process.env.REDIS_SERVER, url: process.env.REDIS_URL };
 beforeEach(() => {
+  // No Redis here: the Redis problems are skipped before anything is started, since starting a
+  // server would spawn through the faked child_process above. Their skip is checked below.
+  process.env.REDIS_SERVER = '/nonexistent';
+  delete process.env.REDIS_URL;
   stdout = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     stdout.push(String(chunk));
@@ -165,6 +170,13 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   process.argv = saved;
+  for (const [name, value] of [
+    ['REDIS_SERVER', savedRedis.server],
+    ['REDIS_URL', savedRedis.url],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 describe('bench limits', () => {
@@ -225,6 +237,15 @@ describe('bench limits', () => {
       '  wrong/fixed-window.ts: stopped at 10000 ms, unfinished · margin > 10×',
     );
     expect(out).toContain('  wrong/set-of-times.ts: failed to load · margin > 10×');
+    // A problem that requires Redis, on a machine without it: named as skipped, and nothing of it
+    // is started, listed or run.
+    const needsRedis = loadProblems().filter((p) => p.requires?.includes('redis'));
+    expect(needsRedis.length).toBeGreaterThan(0);
+    for (const p of needsRedis) {
+      expect(out).toContain(`\n${p.id} · skipped, not measured: needs Redis (`);
+      expect(fake.opened.some((o) => JSON.stringify(o).includes(p.dir))).toBe(false);
+    }
+    expect(fake.spawned).toEqual([]);
     expect(out).not.toContain('kata watch mode');
     expect(out).not.toContain('grade / floor');
   });

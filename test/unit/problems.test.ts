@@ -1,8 +1,8 @@
 // The catalogue: problems found by folder, looked up by what a learner types.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PROBLEMS_DIR, SOLUTIONS_DIR } from '../../harness/paths.ts';
+import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
 import { closestProblem, findProblem, loadProblems } from '../../harness/judge/problems.ts';
 import { scratchDir } from '../helpers.ts';
 
@@ -43,8 +43,12 @@ describe('loadProblems', () => {
       'leaky-bucket-queue',
       'gcra-limiter',
       'rate-limit-gateway',
+      'redis-token-bucket',
+      'redis-sliding-window-log',
     ]);
-    expect(problems.map((p) => p.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(problems.map((p) => p.order)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ]);
   });
 
   test('splits the folder name into number and slug, and knows where each file lives', () => {
@@ -95,6 +99,30 @@ describe('loadProblems', () => {
     expect(() => loadProblems(unordered)).toThrow(/"order" must be a number/);
     const classless = catalogue({ '1-a': { ...meta(1), className: 3 } });
     expect(() => loadProblems(classless)).toThrow(/"className" must be a string/);
+  });
+});
+
+describe("README's ladder", () => {
+  test('one row per problem, in ladder order, each with its problem.json idea', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.split('\n## The ladder\n')[1]?.split(/\n## /)[0] ?? '';
+    const rows = section
+      .split('\n')
+      .filter((line) => /^\| \d+ /.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+    // A row names the problem by its number (or name) and title, or, on the design track, by its
+    // folder alone: either names this problem, and no other.
+    const named = rows.map(([order, problem, idea], i) => {
+      const p = problems[i];
+      const ok = p !== undefined && (problem === p.dir || problem === `${p.id} · ${p.title}`);
+      return [order, ok ? p.dir : problem, idea];
+    });
+    expect(named).toEqual(problems.map((p) => [String(p.order), p.dir, p.idea]));
   });
 });
 

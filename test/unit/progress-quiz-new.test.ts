@@ -138,9 +138,10 @@ describe('progress', () => {
     expect(code).toBe(0);
     expect(io.stdout.slice(0, 2)).toEqual([
       [
-        'Solved 1/13 · follow-ups passed 3/7',
+        // Out of the whole ladder, not only the problems recorded.
+        `Solved 1/${problems.length} · follow-ups passed 3/7`,
         'Hints used: 3 · solutions looked at: 1 (1 before solving)',
-        'Quizzes: 1/13 taken · best scores 5/6 · latest 4',
+        `Quizzes: 1/${problems.length} taken · best scores 5/6 · latest 4`,
         'First activity 2026-01-01 08:00 UTC · last 2026-01-05 07:00 UTC',
       ].join('\n'),
       '',
