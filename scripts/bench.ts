@@ -9,6 +9,7 @@
 //     runs it (one solution edited since the last grade, the others' verdicts kept) and --fresh.
 //  3. Watch mode: from saving the stub to the verdict on example and core cases, and to the report
 //     of a type error; and what the type checker costs, cold and per save.
+//  4. What starting and stopping the judge's Redis adds to a command (scripts/bench-redis.ts).
 //  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
 //  counts verdicts that flip (scripts/bench-load.ts).
 // A problem that requires Redis is judged on a Redis the bench starts (or REDIS_URL), one for the
@@ -27,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/judge/child-session.ts';
+import { benchRedis } from './bench-redis.ts';
 import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/compile.ts';
 import { readExpectation } from '../harness/judge/expectation.ts';
 import { checkTypes } from '../harness/judge/typecheck.ts';
@@ -386,12 +388,12 @@ async function benchTypeCheck(problem: Problem, sources: string[]): Promise<void
   );
 }
 
-const SECTIONS = ['limits', 'grade', 'watch'];
+const SECTIONS = ['limits', 'grade', 'watch', 'redis'];
 
 async function bench(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     command: 'bench',
-    args: '[limits|grade|watch]',
+    args: '[limits|grade|watch|redis]',
     maxArgs: 1,
     summary: "Measures the judge's limits and speed on this machine; it only reads the repo.",
     options: {
@@ -407,7 +409,7 @@ async function bench(args: string[]): Promise<number> {
         help: 'with --load or limits: only these problems, e.g. 933,token-bucket',
       },
     },
-    notes: ['Without a section, all three: limits, grade and watch.'],
+    notes: ['Without a section, all four: limits, grade, watch and redis.'],
     example: 'npm run bench -- --load --rounds 2',
   });
   // 4. `--load`: verdicts under a saturated CPU, many grades at once (scripts/bench-load.ts).
@@ -416,7 +418,7 @@ async function bench(args: string[]): Promise<number> {
   if (stray) throw new UsageError(`--${stray} goes with --load`);
   const only = positionals[0];
   if (only !== undefined && !SECTIONS.includes(only)) {
-    throw new UsageError(`no section "${shownArg(only)}": limits, grade or watch`);
+    throw new UsageError(`no section "${shownArg(only)}": limits, grade, watch or redis`);
   }
   if (values.only !== undefined && only !== 'limits') {
     throw new UsageError('--only goes with --load or with the limits section');
@@ -429,6 +431,7 @@ async function bench(args: string[]): Promise<number> {
   }
   if (!only || only === 'grade') benchGrade();
   if (!only || only === 'watch') await benchWatch();
+  if (!only || only === 'redis') await benchRedis(out);
   return 0;
 }
 

@@ -444,3 +444,26 @@ function realmOf(classSource: string): LearnerRealm {
   ).toEqual({ ok: true });
   return realm;
 }
+
+describe('settle on a machine that gave the process no CPU for a while', () => {
+  class Deadline {
+    // Rejects on its own timer, as a solution with a deadline of its own does.
+    late(ms: number): Promise<never> {
+      return new Promise((_, reject) => setTimeout(() => reject(new Error('too late')), ms));
+    }
+  }
+
+  test('an answer that fell due before the deadline is taken, however late the process wakes', async () => {
+    const port = directPort(Deadline as never);
+    port.reset(undefined);
+    port.construct(0, []);
+    const ticket = port.begin!(0, 'late', [300]);
+    // The process is starved from just before the learner's timer until after the deadline.
+    setTimeout(() => {
+      const until = performance.now() + 250;
+      while (performance.now() < until);
+    }, 280);
+    const [reply] = await settle(port, [ticket], 400);
+    expect(reply).toMatchObject({ ok: false, error: { message: 'too late' } });
+  });
+});

@@ -81,6 +81,7 @@ export async function settle(
   const replies: (Reply | undefined)[] = tickets.map(() => undefined);
   let left = tickets.length;
   const started = performance.now();
+  let lastLook = false;
   for (;;) {
     // Requests the learner's code made through an outbound fixture go out before anything waits.
     pump?.();
@@ -92,9 +93,13 @@ export async function settle(
       replies[i] = reply.ok ? { ok: true, value: reply.value } : reply;
       left--;
     }
-    if (left === 0) return replies;
+    if (left === 0 || lastLook) return replies;
     const waited = performance.now() - started;
-    if (waited >= deadlineMs) return replies;
+    // Past the deadline, one more turn before giving up: a process that got no CPU for a while
+    // wakes with timers overdue, and one that fell due before the deadline (a learner's own
+    // timeout, which rejects the call in time) runs first, timers running in the order they fell
+    // due. Without it, a busy machine could turn an answer that came in time into a timeout.
+    if (waited >= deadlineMs) lastLook = true;
     await (waited < SPIN_MS ? nextTurn() : pause());
   }
 }

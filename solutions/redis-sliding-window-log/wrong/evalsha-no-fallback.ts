@@ -5,7 +5,7 @@ import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts
 
 export const expectation = { verdict: 'runtime-error', trap: 'noscript-recovery' };
 
-const DEADLINE_MS = 500;
+const DEADLINE_MS = 900;
 
 const SCRIPT = `
 local limit = tonumber(ARGV[1])

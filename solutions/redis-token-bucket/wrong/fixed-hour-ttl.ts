@@ -6,7 +6,7 @@ import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts
 
 export const expectation = { verdict: 'wrong-answer', trap: 'ttl-on-every-key' };
 
-const DEADLINE_MS = 500;
+const DEADLINE_MS = 900;
 
 const SCRIPT = `
 local capacity = tonumber(ARGV[1])

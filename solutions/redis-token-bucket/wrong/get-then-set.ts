@@ -6,7 +6,7 @@ import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts
 
 export const expectation = { verdict: 'wrong-answer', trap: 'exact-under-concurrency' };
 
-const DEADLINE_MS = 500;
+const DEADLINE_MS = 900;
 
 function checkCount(name: string, value: number): void {
   if (!Number.isInteger(value) || value <= 0) throw new RangeError(`bad ${name}: ${value}`);
