@@ -99,7 +99,10 @@ function callLine(
   const actual = nothing(oneLine(call.actual));
   const paint = (value: string): string => (call.ok ? value : style.red(value));
   const head = `  ${mark} ${String(call.index).padStart(4)}  `;
-  if (expected.length <= VALUE_COLUMN && actual.length <= VALUE_COLUMN + 8) {
+  // A scenario's own step may be long text: it gets the layout of long values rather than pushing
+  // the columns out of line.
+  const fits = !call.step || text.length <= 28 + (note ? noteWidth + 1 : 0);
+  if (fits && expected.length <= VALUE_COLUMN && actual.length <= VALUE_COLUMN + 8) {
     // Long arguments continue under the call rather than past the screen's edge.
     return [
       wrap(

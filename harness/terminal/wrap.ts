@@ -95,7 +95,13 @@ function wrapLine(line: string, width: number, indent: string, cutLong: boolean)
     // A word wider than a whole line (a long path, say) is cut: nothing may overflow.
     let rest = word;
     while (cutLong && used + visibleLength(rest) > width && width > used) {
-      const [head, tail] = cut(rest, width - used);
+      let [head, tail] = cut(rest, width - used);
+      // A value such as {allowed:true,resetAt:1796114321577} breaks after a comma, not in a number.
+      const comma = head.lastIndexOf(',');
+      if (comma > 0 && comma < head.length - 1) {
+        tail = head.slice(comma + 1) + tail;
+        head = head.slice(0, comma + 1);
+      }
       current += head;
       newLine();
       rest = tail;

@@ -249,3 +249,13 @@ describe('reports at 80 columns', () => {
     expect(lines.some((l) => /^ {10}\S/.test(l))).toBe(true);
   });
 });
+
+test('a long value is cut after a comma rather than inside a number', () => {
+  const value = '{allowed:true,remaining:1,resetAt:1796114321577,retryAt:1796114321327}';
+  const lines = wrap(`  → ${value}`, 40, '    ').split('\n');
+  expect(lines.every((line) => line.length <= 40)).toBe(true);
+  expect(lines.join('').replace(/ /g, '')).toBe(`→${value}`);
+  expect(lines.slice(1, -1).every((line) => line.endsWith(','))).toBe(true);
+  // With no comma to break at, a word is still cut where the line ends.
+  expect(wrap('x'.repeat(50), 40)).toBe(`${'x'.repeat(40)}\n${'x'.repeat(10)}`);
+});
