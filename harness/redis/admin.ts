@@ -43,6 +43,11 @@ export interface RedisAdmin {
   forgetScripts(): void;
   /** The server stops answering the learner's clients (a crash, a partition) until the case ends. */
   freeze(): void;
+  /**
+   * Until called again with undefined, the learner's commands get this error at once instead of
+   * reaching Redis (`LOADING …`, as from a server that is restarting).
+   */
+  refuseAll(message: string | undefined): void;
   /** Starts recording the scripts learner code runs; the function stops and gives them. */
   watchScripts(): Promise<() => Promise<ScriptRun[]>>;
 }
@@ -212,6 +217,10 @@ export class AdminConnection implements RedisAdmin {
 
   freeze(): void {
     this.needHost().freeze();
+  }
+
+  refuseAll(message: string | undefined): void {
+    this.needHost().refuseAll(message);
   }
 
   private needHost(): RedisFacadeHost {

@@ -155,6 +155,8 @@ export class RedisFacadeHost implements OutboundHost {
   private closed = false;
   /** Set by freeze(): no command reaches Redis or hears from it until the case ends. */
   private frozen = false;
+  /** Set by refuseAll(): the error every command gets instead of reaching Redis. */
+  private refusing: string | undefined;
   /**
    * Set by forgetScripts(): the SHA1s (lower case) of the scripts loaded or run with EVAL since; the
    * only ones EVALSHA finds. Undefined when no script has been forgotten this case.
@@ -194,6 +196,7 @@ export class RedisFacadeHost implements OutboundHost {
   reset(fixtures: readonly { name: string; args: readonly unknown[] }[]): void {
     this.closeAll();
     this.frozen = false;
+    this.refusing = undefined;
     this.known = undefined;
     if (this.closed) return;
     for (const { name, args } of fixtures) {
@@ -222,10 +225,23 @@ export class RedisFacadeHost implements OutboundHost {
     this.frozen = true;
   }
 
+  /**
+   * Until called again with undefined (or the case ends), every command is answered at once with
+   * this error instead of reaching Redis: a server that is restarting answers `LOADING Redis is
+   * loading the dataset in memory` until its data is back. Commands already sent are not affected.
+   */
+  refuseAll(message: string | undefined): void {
+    this.refusing = message;
+  }
+
   dispatch(request: OutboundRequest, answer: (answer: OutboundAnswer) => void): void {
     const connection = this.connections.get(request.channel);
     if (connection === undefined) {
       answer({ ok: false, message: 'ERR this client is closed' });
+      return;
+    }
+    if (this.refusing !== undefined && !this.frozen) {
+      answer({ ok: false, message: this.refusing });
       return;
     }
     const { args } = request;

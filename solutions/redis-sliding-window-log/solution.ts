@@ -1,48 +1,61 @@
-// Reference: the sliding-window log of `sliding-window-log-limiter`, kept in a Redis sorted set so
-// that every API server shares one log per key. Same answers as the single-process kata; the log,
-// the clock and the decision move into Redis.
+// Reference: the sliding-window log of `sliding-window-log-limiter`, kept in a
+// Redis sorted set so that every API server shares one log per key. Same
+// answers as the single-process kata; the log, the clock and the decision move
+// into Redis.
 //
-// The log. One sorted set per key, one member per accepted unit of quota (a request of cost 3 is
-// three members), scored by the millisecond it was accepted. The window at `now` is
-// (now − W, now]: a unit accepted at `a` counts while now < a + W, so the script first removes
-// every member scored at or below now − W (ZREMRANGEBYSCORE), and only then counts (ZCARD).
-// Counting first would count units that have just left, and refuse requests that fit at the edge.
+// The log. One sorted set per key, one member per accepted unit of quota (a
+// request of cost 3 is three members), scored by the millisecond it was
+// accepted. The window at `now` is (now − W, now]: a unit accepted at `a`
+// counts while now < a + W, so the script first removes every member scored at
+// or below now − W (ZREMRANGEBYSCORE), and only then counts (ZCARD). Counting
+// first would count units that have just left, and refuse requests that fit at
+// the edge.
 //
-// Unique members. A sorted set keeps one copy of each member: two units recorded under the same
-// member are one unit. The time alone is not unique (a burst, or a request of cost 3, puts several
-// units in one millisecond), so a member is "<ms>:<n>", n numbering the units accepted in that
-// millisecond (ZCOUNT of the score now, plus one, two, ...). The script runs alone, so no other
-// caller can take the same n, and a member at `now` cannot have aged out while now is still now.
+// Unique members. A sorted set keeps one copy of each member: two units
+// recorded under the same member are one unit. The time alone is not unique (a
+// burst, or a request of cost 3, puts several units in one millisecond), so a
+// member is "<ms>:<n>", n numbering the units accepted in that millisecond
+// (ZCOUNT of the score now, plus one, two, ...). The script runs alone, so no
+// other caller can take the same n, and a member at `now` cannot have aged out
+// while now is still now.
 //
-// Only accepted requests are logged. A refused request adds nothing, so a client that hammers a
-// full key does not push its own retry further away. Its retryAt is when enough of the OLDEST units
-// have left to make room for its cost: the (used − (limit − cost))-th oldest member's score plus
-// W, found by rank (ZRANGE by index). The youngest member tells when the whole log is empty
+// Only accepted requests are logged. A refused request adds nothing, so a
+// client that hammers a full key does not push its own retry further away. Its
+// retryAt is when enough of the OLDEST units have left to make room for its
+// cost: the (used − (limit − cost))-th oldest member's score plus W, found by
+// rank (ZRANGE by index). The youngest member tells when the whole log is empty
 // (resetAt), not when this request fits.
 //
-// Why one Lua script, why TIME, why a TTL, why EVALSHA with an EVAL fallback, why a deadline: as in
-// `redis-token-bucket` (see its reference). In short: trim, count and add must be one atomic step,
-// or racing servers all see room; TIME is the only clock all servers share; the key expires W after
-// its youngest unit, exactly when it answers like a key never seen, set in the same script as the
-// write; a flushed script cache answers NOSCRIPT and nothing ran, so EVAL once; and a limiter that
-// cannot reach Redis rejects within a second (fails closed) instead of hanging.
+// Why one Lua script, why TIME, why a TTL, why EVALSHA with an EVAL fallback,
+// why a deadline: as in `redis-token-bucket` (see its reference). In short:
+// trim, count and add must be one atomic step, or racing servers all see room;
+// TIME is the only clock all servers share; the key expires W after its
+// youngest unit, exactly when it answers like a key never seen, set in the same
+// script as the write; a flushed script cache answers NOSCRIPT and nothing ran,
+// so EVAL once; and a limiter that cannot reach Redis rejects within a second
+// (fails closed) instead of hanging.
 //
-// Numbers across the Lua boundary: every answer is a whole millisecond, returned as an integer; -1
-// stands for "never" (Redis would turn math.huge into -2^63). Member names are built with
-// string.format('%d'), not with Lua's `..` on a number, which formats with 14 digits only.
+// Numbers across the Lua boundary: every answer is a whole millisecond,
+// returned as an integer; -1 stands for "never" (Redis would turn math.huge
+// into -2^63). Member names are built with string.format('%d'), not with Lua's
+// `..` on a number, which formats with 14 digits only.
 //
-// Traps it avoids: trim then count (remove-before-count), "<ms>:<n>" members (same-millisecond),
-// one script (exact-under-concurrency), TIME (server-time), PEXPIRE W with every write
-// (ttl-on-every-key), the oldest units for retryAt (retry-from-oldest), NOSCRIPT → EVAL once
-// (noscript-recovery), settings per instance (instance-isolation), the key in KEYS (cluster-safe).
+// Traps it avoids: trim then count (remove-before-count), "<ms>:<n>" members
+// (same-millisecond), one script (exact-under-concurrency), TIME (server-time),
+// PEXPIRE W with every write (ttl-on-every-key), the oldest units for retryAt
+// (retry-from-oldest), NOSCRIPT → EVAL once (noscript-recovery), settings per
+// instance (instance-isolation), the single-process log's rules
+// (same-semantics), RangeError before any command (bad-input) and the key in
+// KEYS (cluster-safe).
 import type { RedisClient } from '../../problems/redis-client.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
 
-/** Longest wait for Redis before failing closed (see redis-token-bucket's reference). */
-const DEADLINE_MS = 500;
+/** Longest wait for Redis before failing closed: see redis-token-bucket. */
+const DEADLINE_MS = 900;
 
-// KEYS[1]: the log, a sorted set of accepted units scored by the millisecond of acceptance.
-// ARGV: limit, windowMs, cost. Returns { allowed (1/0), remaining, resetAt, retryAt (-1: never) }.
+// KEYS[1]: the log, a sorted set of accepted units scored by the millisecond of
+// acceptance. ARGV: limit, windowMs, cost. Returns { allowed (1/0), remaining,
+// resetAt, retryAt (-1: never) }.
 const SCRIPT = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -111,7 +124,8 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
     );
   });
   try {
-    // race() subscribes to `work`, so its rejection after the deadline is handled, not "unhandled".
+    // race() subscribes to `work`, so its rejection after the deadline is
+    // handled, not "unhandled".
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
@@ -119,7 +133,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
 }
 
 export class RedisSlidingWindowLog {
-  /** SCRIPT LOAD's answer, shared by concurrent first calls; forgotten if loading failed. */
+  /** SCRIPT LOAD's answer, shared by concurrent first calls; reset on error. */
   private sha: Promise<string> | undefined;
   private readonly args: string[];
 
@@ -163,7 +177,8 @@ export class RedisSlidingWindowLog {
     try {
       return await this.redis.evalSha(await sha, options);
     } catch (error) {
-      // NOSCRIPT: the cache was emptied and nothing ran. EVAL runs it once and caches it again.
+      // NOSCRIPT: the cache was emptied and nothing ran. EVAL runs it once and
+      // caches it again.
       if (!isNoScript(error)) throw error;
       return await this.redis.eval(SCRIPT, options);
     }

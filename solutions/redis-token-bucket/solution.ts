@@ -1,71 +1,89 @@
-// Reference: the token bucket of `token-bucket-limiter`, kept in Redis so that every API server
-// behind a load balancer shares one bucket per key. Same answers, same rounding, same slack; what
-// changes is where the state lives and who owns the clock.
+// Reference: the token bucket of `token-bucket-limiter`, kept in Redis so that
+// every API server behind a load balancer shares one bucket per key. Same
+// answers, same rounding, same slack; what changes is where the state lives and
+// who owns the clock.
 //
-// Why one Lua script. Deciding is a read-modify-write: read the bucket, work out its level, write
-// it back less the cost. Done as separate commands from the app (read, compute, write), two servers
-// can both read a full bucket before either writes, and both admit: under load the limit is
-// whatever the race allows. Redis runs a script to the end before it serves any other command, so
-// the read, the decision and the write in one script are atomic, with no lock and one round trip.
+// Why one Lua script. Deciding is a read-modify-write: read the bucket, work
+// out its level, write it back less the cost. Done as separate commands from
+// the app (read, compute, write), two servers can both read a full bucket
+// before either writes, and both admit: under load the limit is whatever the
+// race allows. Redis runs a script to the end before it serves any other
+// command, so the read, the decision and the write in one script are atomic,
+// with no lock and one round trip.
 //
-// Why Redis's TIME. Ten app servers have ten clocks, seconds apart after a bad NTP day. A bucket
-// written with one server's "now" and read with another's refills by the difference: tokens from
-// nowhere, or taken away. Inside the script, TIME is the one clock every caller shares. Scripts may
-// call TIME and then write since Redis 5 replicates a script's effects, not the script.
+// Why Redis's TIME. Ten app servers have ten clocks, seconds apart after a bad
+// NTP day. A bucket written with one server's "now" and read with another's
+// refills by the difference: tokens from nowhere, or taken away. Inside the
+// script, TIME is the one clock every caller shares. Scripts may call TIME and
+// then write since Redis 5 replicates a script's effects, not the script.
 //
-// Why a TTL on every write. A full bucket answers like no bucket, so the key may go once the bucket
-// is full again, and it must: a limiter that meets a million API tokens cannot keep a million keys.
-// No sweeper is needed: each allowed request sets the key to expire exactly when the bucket is full
-// again (resetAt), in the same script as the write, so no key is ever left without one. A denied
-// request writes nothing at all, not even a TTL.
+// Why a TTL on every write. A full bucket answers like no bucket, so the key
+// may go once the bucket is full again, and it must: a limiter that meets a
+// million API tokens cannot keep a million keys. No sweeper is needed: each
+// allowed request sets the key to expire exactly when the bucket is full again
+// (resetAt), in the same script as the write, so no key is ever left without
+// one. A denied request writes nothing at all, not even a TTL.
 //
-// Why EVALSHA, with EVAL as the fallback. Sending the script's text on every call costs bandwidth
-// and a parse; EVALSHA sends its SHA1 instead. The learner's realm cannot import node:crypto, so the
-// SHA comes from SCRIPT LOAD, once per instance. The server's script cache is not durable: a
-// restart, a failover to a replica or SCRIPT FLUSH empties it, and EVALSHA then answers NOSCRIPT
-// without running anything. So NOSCRIPT is retried once with EVAL (which runs the script and puts it
-// back in the cache): the request counts exactly once. This is what node-redis itself does for the
-// scripts given to createClient({ scripts }), which a client handed to us cannot have. Errors are
-// recognised by their message, not by class: the client may come from another realm.
+// Why EVALSHA, with EVAL as the fallback. Sending the script's text on every
+// call costs bandwidth and a parse; EVALSHA sends its SHA1 instead. The
+// learner's realm cannot import node:crypto, so the SHA comes from SCRIPT LOAD,
+// once per instance. The server's script cache is not durable: a restart, a
+// failover to a replica or SCRIPT FLUSH empties it, and EVALSHA then answers
+// NOSCRIPT without running anything. So NOSCRIPT is retried once with EVAL
+// (which runs the script and puts it back in the cache): the request counts
+// exactly once. This is what node-redis itself does for the scripts given to
+// createClient({ scripts }), which a client handed to us cannot have. Errors
+// are recognised by their message, not by class: the client may come from
+// another realm.
 //
-// Why a deadline. With its default options the client queues commands while it reconnects and
-// gives up on a queued one only after 5 s; a command already written to a server that froze waits
-// forever. A limiter sits in front of every request, so it sets its own deadline and rejects.
-// Rejecting is failing closed: the caller refuses the request (or answers 503) instead of letting
-// it through unlimited. Failing open is a choice the caller can still make by catching the error;
-// a limiter that quietly answered "allowed" would take that choice away, and would switch every
-// limit off at the moment an attacker (or an outage) takes Redis down. A command that was sent
-// before the deadline may still run later and spend quota; that errs on the safe side, and it is
-// why the call is never retried after a timeout (a retry would count twice).
+// Why a deadline. With its default options the client queues commands while it
+// reconnects and gives up on a queued one only after 5 s; a command already
+// written to a server that froze waits forever. A limiter sits in front of
+// every request, so it sets its own deadline and rejects. Rejecting is failing
+// closed: the caller refuses the request (or answers 503) instead of letting it
+// through unlimited. Failing open is a choice the caller can still make by
+// catching the error; a limiter that quietly answered "allowed" would take that
+// choice away, and would switch every limit off at the moment an attacker (or
+// an outage) takes Redis down. A command that was sent before the deadline may
+// still run later and spend quota; that errs on the safe side, and it is why
+// the call is never retried after a timeout (a retry would count twice).
 //
-// Numbers across the Lua boundary. Redis turns a Lua number in a reply into an integer by cutting
-// off its fraction (0.75 s comes back as 0), and math.huge comes back as -2^63. So the script
-// works out every answer in whole milliseconds (ceil, as the single-process kata does) and returns
-// only integers, with -1 standing for "never" (retryAt Infinity). Numbers written with HSET keep
-// 17 significant digits, so the fractional token level survives a round trip exactly; Lua's own
-// tostring() keeps only 14, which is why the script never formats a number itself.
+// Numbers across the Lua boundary. Redis turns a Lua number in a reply into an
+// integer by cutting off its fraction (0.75 s comes back as 0), and math.huge
+// comes back as -2^63. So the script works out every answer in whole
+// milliseconds (ceil, as the single-process kata does) and returns only
+// integers, with -1 standing for "never" (retryAt Infinity). Numbers written
+// with HSET keep 17 significant digits, so the fractional token level survives
+// a round trip exactly; Lua's own tostring() keeps only 14, which is why the
+// script never formats a number itself.
 //
-// Cluster. The bucket's key is the only key the script touches, and it is passed in KEYS, so a
-// cluster can route the call to the node that owns the key's slot.
+// Cluster. The bucket's key is the only key the script touches, and it is
+// passed in KEYS, so a cluster can route the call to the node that owns the
+// key's slot.
 //
-// Traps it avoids: one script (exact-under-concurrency), TIME (server-time), PEXPIRE in the same
-// script as every write (ttl-on-every-key, idle-keys-vanish), NOSCRIPT → EVAL once
-// (noscript-recovery), whole milliseconds and -1 (no-float-truncation, cost-over-capacity), nothing
-// written on a refusal (denied-writes-nothing), settings kept per instance (instance-isolation),
-// the key in KEYS (cluster-safe), a deadline (redis-down).
+// Traps it avoids: one script (exact-under-concurrency), TIME (server-time),
+// PEXPIRE in the same script as every write (ttl-on-every-key,
+// idle-keys-vanish), NOSCRIPT → EVAL once (noscript-recovery), whole
+// milliseconds and -1 (no-float-truncation, cost-over-capacity), nothing
+// written on a refusal (denied-writes-nothing), settings kept per instance
+// (instance-isolation), the single-process arithmetic (same-semantics),
+// RangeError before any command (bad-input), the key in KEYS (cluster-safe)
+// and a deadline (redis-down).
 import type { RedisClient } from '../../problems/redis-client.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
 
 /**
- * Longest wait for Redis before failing closed. A healthy local Redis answers in well under a
- * millisecond; 500 ms leaves room for a loaded machine and still answers "down" within a second.
+ * Longest wait for Redis before failing closed. A healthy local Redis answers
+ * in well under a millisecond; 900 ms leaves room for a machine so busy that
+ * Redis gets no CPU for a while, and still answers "down" within a second.
  */
-const DEADLINE_MS = 500;
+const DEADLINE_MS = 900;
 
-// KEYS[1]: the bucket, a hash { tokens, last }; missing means full. ARGV: capacity,
-// refillPerSecond, cost (as decimal strings: tonumber gives the same doubles as JavaScript).
-// Returns { allowed (1/0), remaining, resetAt, retryAt (-1: never) }, all whole numbers.
-// The arithmetic is the single-process reference's, in the same order, so the two agree exactly.
+// KEYS[1]: the bucket, a hash { tokens, last }; missing means full. ARGV:
+// capacity, refillPerSecond, cost (as decimal strings: tonumber gives the same
+// doubles as JavaScript). Returns { allowed (1/0), remaining, resetAt, retryAt
+// (-1: never) }, all whole numbers. The arithmetic is the single-process
+// reference's, in the same order, so the two agree exactly.
 const SCRIPT = `
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
@@ -131,7 +149,8 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
     );
   });
   try {
-    // race() subscribes to `work`, so its rejection after the deadline is handled, not "unhandled".
+    // race() subscribes to `work`, so its rejection after the deadline is
+    // handled, not "unhandled".
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
@@ -139,7 +158,7 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
 }
 
 export class RedisTokenBucket {
-  /** SCRIPT LOAD's answer, shared by concurrent first calls; forgotten if loading failed. */
+  /** SCRIPT LOAD's answer, shared by concurrent first calls; reset on error. */
   private sha: Promise<string> | undefined;
   private readonly args: string[];
 
@@ -186,7 +205,8 @@ export class RedisTokenBucket {
     try {
       return await this.redis.evalSha(await sha, options);
     } catch (error) {
-      // NOSCRIPT: the cache was emptied and nothing ran. EVAL runs it once and caches it again.
+      // NOSCRIPT: the cache was emptied and nothing ran. EVAL runs it once and
+      // caches it again.
       if (!isNoScript(error)) throw error;
       return await this.redis.eval(SCRIPT, options);
     }

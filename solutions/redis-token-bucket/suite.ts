@@ -346,6 +346,27 @@ export default defineSuite({
       },
     },
     {
+      name: 'redis-restarts',
+      tier: 'follow-up',
+      trap: 'restart-recovery',
+      describe: '([2, 1]): Redis answers LOADING for one call, as while restarting, then is back',
+      fixtures: clients(1),
+      hint: 'A Redis that is restarting answers LOADING to every command, SCRIPT LOAD too: that call fails, rightly. Once Redis is back, the next call must work. Is anything you keep between calls (the script’s SHA, or the promise of loading it) left holding that failure?',
+      async scenario(play) {
+        const [a] = await build(play, [[2, 1]]);
+        const { target, group, model } = a!;
+        const oracle = new LimiterOracle(play);
+        const k = redisKey('k');
+        play.note('Redis restarts', 'it answers LOADING until its data is back');
+        play.redis.refuseAll('LOADING Redis is loading the dataset in memory');
+        await play.call(target, 'allow', [k], { throws: 'Error' });
+        play.redis.refuseAll(undefined);
+        play.note('Redis is back');
+        await oracle.allow(target, group, model, k);
+        await oracle.allow(target, group, model, k);
+      },
+    },
+    {
       name: 'cluster-keys',
       tier: 'follow-up',
       trap: 'cluster-safe',
