@@ -370,5 +370,23 @@ export default defineSuite({
         await checkScripts(play, stop);
       },
     },
+    {
+      name: 'redis-stops-answering',
+      tier: 'follow-up',
+      trap: 'redis-down',
+      describe: '(2, 60000): Redis stops answering; allow must reject within a second',
+      fixtures: clients(1),
+      callDeadlineMs: 1000,
+      hint: 'A client with default options waits for an answer forever once a command is written. Race every call against a timer of your own, and reject with a clear Error when it fires: refuse rather than hang.',
+      async scenario(play) {
+        const [a] = await build(play, [[2, 60_000]]);
+        const { target, group, model } = a!;
+        const oracle = new LimiterOracle(play);
+        await oracle.allow(target, group, model, redisKey('k'));
+        play.note('Redis stops answering', 'a crash or a network partition');
+        play.redis.freeze();
+        await play.call(target, 'allow', [redisKey('k')], { throws: 'Error' });
+      },
+    },
   ],
 });
