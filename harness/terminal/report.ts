@@ -115,6 +115,8 @@ function callLine(
   // Objects (a limiter's answer) do not fit in a column: expected and actual go on lines of their
   // own, one above the other, with the fields that differ named.
   const lines = [wrap(`${head}${text}`, WIDTH, ' '.repeat(10))];
+  // A scenario's note (a wait, a fault) says what happened, and expects nothing.
+  if (call.step && call.expected === '' && call.actual === '') return lines;
   if (call.ok && expected === actual) {
     lines.push(wrap(`          ${style.dim('→')} ${actual}`, WIDTH, ' '.repeat(12)));
     return lines;

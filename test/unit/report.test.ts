@@ -378,3 +378,41 @@ describe('formatReport', () => {
     expect(render(report({ output: '  \n' }))).not.toContain('printed');
   });
 });
+
+describe("a scenario's own steps", () => {
+  const rows: CallRecord[] = [
+    { index: 0, method: 'allow', args: '"k"', expected: 'null', actual: 'null', ok: true },
+    {
+      index: 1,
+      method: 'wait',
+      args: 'until T+500 on Redis’s clock',
+      expected: '',
+      actual: '',
+      ok: true,
+      step: true,
+    },
+    {
+      index: 2,
+      method: 'keys left a second after every bucket is full again',
+      args: '',
+      expected: 'none',
+      actual: '1:a, 1:b',
+      ok: false,
+      step: true,
+    },
+  ];
+  const lines = callTable(result({ calls: rows, divergedAt: 2 }), plain);
+
+  test('show as text, not as a call; a note expects nothing', () => {
+    const wait = lines.findIndex((line) => line.includes('wait: until T+500'));
+    expect(wait).toBeGreaterThan(-1);
+    expect(lines.some((line) => line.includes('wait(') || line.includes('again()'))).toBe(false);
+    // The note is one line: nothing under it until the next row.
+    expect(lines[wait + 1]).toMatch(/^\s+→\s+2\s+keys left/);
+  });
+
+  test('a long check keeps expected and actual on lines of their own', () => {
+    expect(lines.join('\n')).toMatch(/expected none\n\s+actual {3}1:a, 1:b/);
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+  });
+});
