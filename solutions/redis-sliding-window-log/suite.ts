@@ -3,36 +3,24 @@
 // fed Redis's clock (harness/redis/limiter-oracle.ts), and the scenario checks what an answer cannot
 // show (the log's size, the keys' TTLs, the scripts' keys). Case order matters: a known-wrong file's
 // verdict names the first case it fails.
-import {
-  checkNoKeys,
-  checkScripts,
-  checkTtls,
-  pseudoRandom,
-  redisClients as clients,
-} from '../../harness/redis/checks.ts';
+import { checkTtls, redisClients as clients } from '../../harness/redis/checks.ts';
 import { redisKey } from '../../harness/redis/facade.ts';
-import { LimiterOracle } from '../../harness/redis/limiter-oracle.ts';
+import {
+  badInput,
+  burst,
+  clusterKeys,
+  Limiters,
+  mixedTraffic,
+  redisDown,
+  restart,
+  scriptCacheFlushed,
+  skewedServers,
+  twoConfigurations,
+  type Settings,
+} from '../../harness/redis/limiter-scenarios.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
-import { defineSuite, fixture, type Play } from '../../harness/suite.ts';
+import { defineSuite, type Play } from '../../harness/suite.ts';
 import { SlidingWindowLogLimiter } from '../sliding-window-log-limiter/solution.ts';
-
-/** Settings of one limiter: (limit, windowMs). */
-type Settings = [number, number];
-
-/** Builds one instance per settings, each on client r<i>, with what oracle calls need. */
-async function build(play: Play, settings: Settings[]) {
-  const made = [];
-  for (const [i, [limit, windowMs]] of settings.entries()) {
-    const target = await play.construct([fixture(`r${i}`), limit, windowMs]);
-    made.push({
-      target,
-      // Instances with the same settings share their logs, and so one history.
-      group: `${limit}/${windowMs}`,
-      model: (clock: { now(): number }) => new SlidingWindowLogLimiter(limit, windowMs, clock),
-    });
-  }
-  return made;
-}
 
 /** The number of units the log under `key` holds (ZCARD), checked. */
 async function checkUnits(play: Play, key: string, units: number): Promise<void> {
@@ -83,7 +71,7 @@ export const EXAMPLES: Timeline[] = [
 
 /** The model of a group of settings: sliding-window-log-limiter's reference on the given clock. */
 export const modelOf =
-  ([limit, windowMs]: [number, number]) =>
+  ([limit, windowMs]: Settings) =>
   (clock: { now(): number }) =>
     new SlidingWindowLogLimiter(limit, windowMs, clock);
 
@@ -121,15 +109,13 @@ export default defineSuite({
       needs: ['ttl-on-every-key'],
       hint: 'At the very millisecond the oldest unit leaves the window, its room is free again. Does your script count the log before or after it drops what has aged out?',
       async scenario(play) {
-        const [a] = await build(play, [[2, 1000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        const first = await oracle.allow(target, group, model, k);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 1000]]);
+        const first = await limiters.allow(a!, 'k');
         for (const at of [500, 1000]) {
           play.note('wait', `until first+${at} on Redis’s clock`);
           await play.redis.waitUntil(first.retryAt + at);
-          await oracle.allow(target, group, model, k);
+          await limiters.allow(a!, 'k');
         }
       },
     },
@@ -141,15 +127,13 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'A refused request can pass once enough units have left the window, and units leave oldest first. Which member’s score, plus the window, is the first moment with room?',
       async scenario(play) {
-        const [a] = await build(play, [[2, 2000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        const first = await oracle.allow(target, group, model, k);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 2000]]);
+        const first = await limiters.allow(a!, 'k');
         play.note('wait', 'until first+200 on Redis’s clock');
         await play.redis.waitUntil(first.retryAt + 200);
-        await oracle.allow(target, group, model, k);
-        await oracle.allow(target, group, model, k);
+        await limiters.allow(a!, 'k');
+        await limiters.allow(a!, 'k');
       },
     },
     {
@@ -160,14 +144,12 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'A sorted set keeps one copy of each member. If the member is the time alone, how many units does a request of cost 3 leave in the log, or two requests in the same millisecond?',
       async scenario(play) {
-        const [a] = await build(play, [[5, 60_000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[5, 60_000]]);
         for (const cost of [3, undefined, undefined, undefined]) {
-          await oracle.allow(target, group, model, k, cost);
+          await limiters.allow(a!, 'k', cost);
         }
-        await checkUnits(play, k, 5);
+        await checkUnits(play, redisKey('k'), 5);
       },
     },
     {
@@ -177,18 +159,8 @@ export default defineSuite({
       describe: '50 servers, one request each at once, on one log of (10, 60000)',
       fixtures: clients(50),
       hint: 'Fifty requests from fifty connections each trim and count the log before any of them adds to it. Trimming, counting and adding must be one step that nothing can come between.',
-      async scenario(play) {
-        const targets = [];
-        for (let i = 0; i < 50; i++) {
-          targets.push(await play.construct([fixture(`r${i}`), 10, 60_000]));
-        }
-        // Nothing ages out of a minute's window during the burst: exactly 10, however slow.
-        await play.parallel(
-          targets.map((target) => ({ method: 'allow', args: [redisKey('race')], target })),
-          { allowed: true },
-          [10, 10],
-        );
-      },
+      // Nothing ages out of a minute's window during the burst: exactly 10, however slow.
+      scenario: burst([10, 60_000], 50, () => [10, 10]),
     },
     {
       name: 'skewed-servers',
@@ -197,23 +169,7 @@ export default defineSuite({
       describe: 'two servers (3, 60000) whose clocks are 7 s ahead and 7 s behind share one log',
       fixtures: clients(2),
       hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
-      async scenario(play) {
-        const [a, b] = await build(play, [
-          [3, 60_000],
-          [3, 60_000],
-        ]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        for (const [who, skew] of [
-          [a, 7000],
-          [b, -7000],
-          [a, 7000],
-          [b, -7000],
-        ] as const) {
-          play.skewClock(skew);
-          await oracle.allow(who!.target, who!.group, who!.model, k);
-        }
-      },
+      scenario: skewedServers(modelOf, [3, 60_000]),
     },
     {
       name: 'ttl-after-every-call',
@@ -223,15 +179,13 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'After every call, every key you wrote must expire by itself: within the window plus a second, and not before its youngest unit leaves the window, or the log forgets units that still count.',
       async scenario(play) {
-        const [a] = await build(play, [[5, 2000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        const first = await oracle.allow(target, group, model, k);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[5, 2000]]);
+        const first = await limiters.allow(a!, 'k');
         play.note('wait', 'until first+400 on Redis’s clock');
         await play.redis.waitUntil(first.retryAt + 400);
         for (const cost of [undefined, 9]) {
-          const answer = await oracle.allow(target, group, model, k, cost);
+          const answer = await limiters.allow(a!, 'k', cost);
           const now = await play.redis.now();
           await checkTtls(
             play,
@@ -249,17 +203,7 @@ export default defineSuite({
       describe: '(5, 60000): the script cache is flushed between two calls',
       fixtures: clients(1),
       hint: 'A restart or a failover empties Redis’s script cache, and EVALSHA then fails with NOSCRIPT without running anything. What should the next call do so that the request is still counted, exactly once?',
-      async scenario(play) {
-        const [a] = await build(play, [[5, 60_000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        await oracle.allow(target, group, model, k);
-        play.note('SCRIPT FLUSH', 'as after a restart or a failover');
-        play.redis.forgetScripts();
-        await oracle.allow(target, group, model, k);
-        await oracle.allow(target, group, model, k);
-      },
+      scenario: scriptCacheFlushed(modelOf, [5, 60_000]),
     },
     {
       name: 'two-configurations',
@@ -268,19 +212,7 @@ export default defineSuite({
       describe: 'instances (2, 60000) and (5, 60000), both built before either is used',
       fixtures: clients(2),
       hint: 'Two limiters with different settings live in one process. Where do your settings live, and does building the second change the first?',
-      async scenario(play) {
-        const [small, big] = await build(play, [
-          [2, 60_000],
-          [5, 60_000],
-        ]);
-        const oracle = new LimiterOracle(play);
-        for (let i = 0; i < 3; i++) {
-          await oracle.allow(small!.target, small!.group, small!.model, redisKey('a'));
-        }
-        for (let i = 0; i < 6; i++) {
-          await oracle.allow(big!.target, big!.group, big!.model, redisKey('b'));
-        }
-      },
+      scenario: twoConfigurations(modelOf, [2, 60_000], [5, 60_000]),
     },
     {
       name: 'mixed-traffic',
@@ -289,21 +221,19 @@ export default defineSuite({
       describe: '(3, 200) and (4, 1000): 24 calls, costs 1–5, short waits, two keys',
       fixtures: clients(2),
       hint: 'The answers are sliding-window-log-limiter’s, to the millisecond: the window (now − W, now], only accepted units logged, retryAt from the oldest units, resetAt from the youngest. Compare your script with your single-process log.',
-      async scenario(play) {
-        const made = await build(play, [
+      scenario: mixedTraffic(
+        modelOf,
+        [
           [3, 200],
           [4, 1000],
-        ]);
-        const oracle = new LimiterOracle(play);
-        const next = pseudoRandom(4242);
-        for (let i = 0; i < 24; i++) {
-          const who = made[next(2)]!;
-          const wait = next(3) === 0 ? next(250) : 0;
-          if (wait > 0) await play.redis.waitUntil((await play.redis.now()) + wait);
-          const cost = next(3) === 0 ? 1 + next(5) : undefined;
-          await oracle.allow(who.target, who.group, who.model, redisKey(next(2) ? 'a' : 'b'), cost);
-        }
-      },
+        ],
+        {
+          seed: 4242,
+          calls: 24,
+          maxWaitMs: 250,
+          waitOneIn: 3,
+        },
+      ),
     },
     {
       name: 'bad-input',
@@ -312,23 +242,16 @@ export default defineSuite({
       describe: 'settings and costs out of range: RangeError, and nothing written',
       fixtures: clients(1),
       hint: 'A limit, window or cost that is not a positive whole number is a RangeError, before anything reaches Redis.',
-      async scenario(play) {
-        const bad: unknown[][] = [
+      scenario: badInput(
+        [
           [0, 1000],
           [2.5, 1000],
           [2, 0],
           [2, NaN],
           [2, Infinity],
-        ];
-        for (const settings of bad) {
-          await play.construct([fixture('r0'), ...settings], { throws: 'RangeError' });
-        }
-        const target = await play.construct([fixture('r0'), 2, 1000]);
-        for (const cost of [0, -1, 1.5, NaN, Infinity]) {
-          await play.call(target, 'allow', [redisKey('k'), cost], { throws: 'RangeError' });
-        }
-        await checkNoKeys(play, 'after the refused input');
-      },
+        ],
+        [2, 1000],
+      ),
     },
     {
       name: 'redis-restarts',
@@ -338,19 +261,7 @@ export default defineSuite({
         '([2, 60000]): Redis answers LOADING for one call, as while restarting, then is back',
       fixtures: clients(1),
       hint: 'A Redis that is restarting answers LOADING to every command, SCRIPT LOAD too: that call fails, rightly. Once Redis is back, the next call must work. Is anything you keep between calls (the script’s SHA, or the promise of loading it) left holding that failure?',
-      async scenario(play) {
-        const [a] = await build(play, [[2, 60_000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        play.note('Redis restarts', 'it answers LOADING until its data is back');
-        play.redis.refuseAll('LOADING Redis is loading the dataset in memory');
-        await play.call(target, 'allow', [k], { throws: 'Error' });
-        play.redis.refuseAll(undefined);
-        play.note('Redis is back');
-        await oracle.allow(target, group, model, k);
-        await oracle.allow(target, group, model, k);
-      },
+      scenario: restart(modelOf, [2, 60_000]),
     },
     {
       name: 'cluster-keys',
@@ -359,16 +270,7 @@ export default defineSuite({
       describe: '(3, 60000) on "{user}:k": every key a script touches is passed in KEYS',
       fixtures: clients(1),
       hint: 'A Redis Cluster routes a script by the keys it is given, and refuses keys in different slots. Every key your script reads or writes must arrive in KEYS, never be built inside the script or passed in ARGV.',
-      async scenario(play) {
-        const [a] = await build(play, [[3, 60_000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const stop = await play.redis.watchScripts();
-        for (const cost of [1, 2, 1, 4]) {
-          await oracle.allow(target, group, model, redisKey('{user}:k'), cost);
-        }
-        await checkScripts(play, stop);
-      },
+      scenario: clusterKeys(modelOf, [3, 60_000], [1, 2, 1, 4]),
     },
     {
       name: 'redis-stops-answering',
@@ -378,15 +280,7 @@ export default defineSuite({
       fixtures: clients(1),
       callDeadlineMs: 1000,
       hint: 'A client with default options waits for an answer forever once a command is written. Race every call against a timer of your own, and reject with a clear Error when it fires: refuse rather than hang.',
-      async scenario(play) {
-        const [a] = await build(play, [[2, 60_000]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        await oracle.allow(target, group, model, redisKey('k'));
-        play.note('Redis stops answering', 'a crash or a network partition');
-        play.redis.freeze();
-        await play.call(target, 'allow', [redisKey('k')], { throws: 'Error' });
-      },
+      scenario: redisDown(modelOf, [2, 60_000]),
     },
   ],
 });

@@ -7,38 +7,27 @@
 // case comes before the cases its wrong files also happen to fail.
 import {
   checkNoKeys,
-  checkScripts,
   checkTtls,
   keysWritten,
-  pseudoRandom,
   redisClients as clients,
 } from '../../harness/redis/checks.ts';
-import { redisKey } from '../../harness/redis/facade.ts';
-import { LimiterOracle, type LimiterAnswer } from '../../harness/redis/limiter-oracle.ts';
+import type { LimiterAnswer } from '../../harness/redis/limiter-oracle.ts';
+import {
+  badInput,
+  burst,
+  clusterKeys,
+  Limiters,
+  mixedTraffic,
+  redisDown,
+  restart,
+  scriptCacheFlushed,
+  skewedServers,
+  twoConfigurations,
+  type Settings,
+} from '../../harness/redis/limiter-scenarios.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
-import { defineSuite, fixture, type Play } from '../../harness/suite.ts';
+import { defineSuite } from '../../harness/suite.ts';
 import { TokenBucketLimiter } from '../token-bucket-limiter/solution.ts';
-
-/** Settings of one limiter: (capacity, refillPerSecond). */
-type Settings = [number, number];
-
-/** A group of instances with the same settings: they share their buckets, and one history. */
-function bucket([capacity, rate]: Settings) {
-  return {
-    group: `${capacity}/${rate}`,
-    model: (clock: { now(): number }) => new TokenBucketLimiter(capacity, rate, clock),
-  };
-}
-
-/** Builds one instance per settings, each on client r<i>; returns what oracle calls need. */
-async function build(play: Play, settings: Settings[]) {
-  const made = [];
-  for (const [i, s] of settings.entries()) {
-    const target = await play.construct([fixture(`r${i}`), ...s]);
-    made.push({ target, ...bucket(s) });
-  }
-  return made;
-}
 
 const ok = (remaining: number, resetAt: number, at: number) => ({
   allowed: true,
@@ -84,7 +73,7 @@ export const EXAMPLES: Timeline[] = [
 
 /** The model of a group of settings: token-bucket-limiter's reference on the given clock. */
 export const modelOf =
-  ([capacity, rate]: [number, number]) =>
+  ([capacity, rate]: Settings) =>
   (clock: { now(): number }) =>
     new TokenBucketLimiter(capacity, rate, clock);
 
@@ -115,18 +104,8 @@ export default defineSuite({
       describe: '50 servers, one request each at once, on one bucket of (10, 1)',
       fixtures: clients(50),
       hint: 'Fifty requests from fifty connections read the same full bucket before any of them writes it back. Reading, deciding and writing must be one step that nothing can come between.',
-      async scenario(play) {
-        const targets = [];
-        for (let i = 0; i < 50; i++) targets.push(await play.construct([fixture(`r${i}`), 10, 1]));
-        const k = redisKey('race');
-        const t0 = await play.redis.now();
-        await play.parallel(
-          targets.map((target) => ({ method: 'allow', args: [k], target })),
-          { allowed: true },
-          // A token comes back each second: a burst that took longer may admit that many more.
-          async () => [10, 10 + Math.floor(((await play.redis.now()) - t0) / 1000)],
-        );
-      },
+      // A token comes back each second: a burst that took longer may admit that many more.
+      scenario: burst([10, 1], 50, (ms) => [10, 10 + Math.floor(ms / 1000)]),
     },
     {
       name: 'sub-second-wait',
@@ -136,11 +115,10 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'Redis turns a Lua number into an integer on its way back, dropping any fraction: 0.25 seconds arrives as 0. Which units keep every answer whole?',
       async scenario(play) {
-        const [a] = await build(play, [[1, 4]]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-        await oracle.allow(a!.target, a!.group, a!.model, k);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[1, 4]]);
+        await limiters.allow(a!, 'k');
+        await limiters.allow(a!, 'k');
       },
     },
     {
@@ -150,27 +128,7 @@ export default defineSuite({
       describe: 'two servers (3, 2) whose clocks are 7 s ahead and 7 s behind share one bucket',
       fixtures: clients(2),
       hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
-      async scenario(play) {
-        const [a, b] = await build(play, [
-          [3, 2],
-          [3, 2],
-        ]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        for (const [who, skew] of [
-          [a, 7000],
-          [b, -7000],
-          [a, 7000],
-          [b, -7000],
-        ] as const) {
-          play.skewClock(skew);
-          await oracle.allow(who!.target, who!.group, who!.model, k);
-        }
-        play.note('wait', '100 ms');
-        await play.redis.waitUntil((await play.redis.now()) + 100);
-        play.skewClock(7000);
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-      },
+      scenario: skewedServers(modelOf, [3, 2], 100),
     },
     {
       name: 'ttl-after-every-call',
@@ -183,11 +141,10 @@ export default defineSuite({
           'After every call, every key you wrote must expire by itself: no later than a second after its bucket is full again, and not before resetAt, or a short bucket vanishes and hands out tokens it does not have.',
       },
       async scenario(play) {
-        const [a] = await build(play, [[2, 1]]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 1]]);
         for (const cost of [undefined, undefined, undefined, 2]) {
-          const answer = await oracle.allow(a!.target, a!.group, a!.model, k, cost);
+          const answer = await limiters.allow(a!, 'k', cost);
           const now = await play.redis.now();
           await checkTtls(
             play,
@@ -206,11 +163,11 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'A bucket that is full again answers exactly like one that was never made. Does your key go away by itself once that is true, with no traffic at all?',
       async scenario(play) {
-        const [a] = await build(play, [[2, 10]]);
-        const oracle = new LimiterOracle(play);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 10]]);
         let last: LimiterAnswer | undefined;
         for (const name of ['a', 'b', 'a']) {
-          last = await oracle.allow(a!.target, a!.group, a!.model, redisKey(name));
+          last = await limiters.allow(a!, name);
         }
         play.note('wait', 'until a second after the last resetAt');
         await play.redis.waitUntil(last!.resetAt + 1000);
@@ -224,16 +181,7 @@ export default defineSuite({
       describe: '(5, 0.001): the script cache is flushed between two calls',
       fixtures: clients(1),
       hint: 'A restart or a failover empties Redis’s script cache, and EVALSHA then fails with NOSCRIPT without running anything. What should the next call do so that the request is still counted, exactly once?',
-      async scenario(play) {
-        const [a] = await build(play, [[5, 0.001]]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-        play.note('SCRIPT FLUSH', 'as after a restart or a failover');
-        play.redis.forgetScripts();
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-      },
+      scenario: scriptCacheFlushed(modelOf, [5, 0.001]),
     },
     {
       name: 'refusals-write-nothing',
@@ -243,13 +191,12 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'Under attack almost every request is refused. A refusal that writes (the same level, a new time, a fresh TTL) costs a write, replication and persistence each time, for nothing: it changes nothing anyone can see.',
       async scenario(play) {
-        const [a] = await build(play, [[2, 0.001]]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        await oracle.allow(a!.target, a!.group, a!.model, k, 2);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 0.001]]);
+        await limiters.allow(a!, 'k', 2);
         const before = await play.redis.snapshot();
-        await oracle.allow(a!.target, a!.group, a!.model, k);
-        await oracle.allow(a!.target, a!.group, a!.model, k, 2);
+        await limiters.allow(a!, 'k');
+        await limiters.allow(a!, 'k', 2);
         const changed = keysWritten(before, await play.redis.snapshot());
         play.check({
           what: 'keys after the refusals',
@@ -267,13 +214,12 @@ export default defineSuite({
       fixtures: clients(1),
       hint: 'A bucket never holds more than capacity tokens, so a larger cost will never pass: its retryAt is Infinity. How does "never" cross from Lua to TypeScript, when Lua’s math.huge does not survive the trip?',
       async scenario(play) {
-        const [a] = await build(play, [[3, 1]]);
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        await oracle.allow(a!.target, a!.group, a!.model, k, 4);
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[3, 1]]);
+        await limiters.allow(a!, 'k', 4);
         await checkNoKeys(play, 'after a refusal');
-        await oracle.allow(a!.target, a!.group, a!.model, k, 3);
-        await oracle.allow(a!.target, a!.group, a!.model, k, 10);
+        await limiters.allow(a!, 'k', 3);
+        await limiters.allow(a!, 'k', 10);
       },
     },
     {
@@ -283,19 +229,7 @@ export default defineSuite({
       describe: 'instances (2, 0.001) and (5, 0.001), both built before either is used',
       fixtures: clients(2),
       hint: 'Two limiters with different settings live in one process. Where do your settings live, and does building the second change the first?',
-      async scenario(play) {
-        const [small, big] = await build(play, [
-          [2, 0.001],
-          [5, 0.001],
-        ]);
-        const oracle = new LimiterOracle(play);
-        for (let i = 0; i < 3; i++) {
-          await oracle.allow(small!.target, small!.group, small!.model, redisKey('a'));
-        }
-        for (let i = 0; i < 6; i++) {
-          await oracle.allow(big!.target, big!.group, big!.model, redisKey('b'));
-        }
-      },
+      scenario: twoConfigurations(modelOf, [2, 0.001], [5, 0.001]),
     },
     {
       name: 'mixed-traffic',
@@ -304,21 +238,19 @@ export default defineSuite({
       describe: '(3, 10) and (5, 0.769): 24 calls, costs 1–5, short waits, two keys',
       fixtures: clients(2),
       hint: 'The answers are token-bucket-limiter’s, to the millisecond: the same level, the same rounding up of waits, the same tolerance for rounding errors. Compare your script with your single-process bucket line by line.',
-      async scenario(play) {
-        const made = await build(play, [
+      scenario: mixedTraffic(
+        modelOf,
+        [
           [3, 10],
           [5, 0.769],
-        ]);
-        const oracle = new LimiterOracle(play);
-        const next = pseudoRandom(12345);
-        for (let i = 0; i < 24; i++) {
-          const who = made[next(2)]!;
-          const wait = next(4) === 0 ? next(120) : 0;
-          if (wait > 0) await play.redis.waitUntil((await play.redis.now()) + wait);
-          const cost = next(3) === 0 ? 1 + next(5) : undefined;
-          await oracle.allow(who.target, who.group, who.model, redisKey(next(2) ? 'a' : 'b'), cost);
-        }
-      },
+        ],
+        {
+          seed: 12345,
+          calls: 24,
+          maxWaitMs: 120,
+          waitOneIn: 4,
+        },
+      ),
     },
     {
       name: 'bad-input',
@@ -327,23 +259,16 @@ export default defineSuite({
       describe: 'settings and costs out of range: RangeError, and nothing written',
       fixtures: clients(1),
       hint: 'A capacity or cost that is not a positive whole number, or a rate that is not a finite positive number, is a RangeError, before anything reaches Redis.',
-      async scenario(play) {
-        const bad: unknown[][] = [
+      scenario: badInput(
+        [
           [0, 1],
           [2.5, 1],
           [2, 0],
           [2, NaN],
           [2, Infinity],
-        ];
-        for (const settings of bad) {
-          await play.construct([fixture('r0'), ...settings], { throws: 'RangeError' });
-        }
-        const target = await play.construct([fixture('r0'), 2, 1]);
-        for (const cost of [0, -1, 1.5, NaN, Infinity]) {
-          await play.call(target, 'allow', [redisKey('k'), cost], { throws: 'RangeError' });
-        }
-        await checkNoKeys(play, 'after the refused input');
-      },
+        ],
+        [2, 1],
+      ),
     },
     {
       name: 'redis-restarts',
@@ -352,19 +277,7 @@ export default defineSuite({
       describe: '([2, 1]): Redis answers LOADING for one call, as while restarting, then is back',
       fixtures: clients(1),
       hint: 'A Redis that is restarting answers LOADING to every command, SCRIPT LOAD too: that call fails, rightly. Once Redis is back, the next call must work. Is anything you keep between calls (the script’s SHA, or the promise of loading it) left holding that failure?',
-      async scenario(play) {
-        const [a] = await build(play, [[2, 1]]);
-        const { target, group, model } = a!;
-        const oracle = new LimiterOracle(play);
-        const k = redisKey('k');
-        play.note('Redis restarts', 'it answers LOADING until its data is back');
-        play.redis.refuseAll('LOADING Redis is loading the dataset in memory');
-        await play.call(target, 'allow', [k], { throws: 'Error' });
-        play.redis.refuseAll(undefined);
-        play.note('Redis is back');
-        await oracle.allow(target, group, model, k);
-        await oracle.allow(target, group, model, k);
-      },
+      scenario: restart(modelOf, [2, 1]),
     },
     {
       name: 'cluster-keys',
@@ -373,15 +286,7 @@ export default defineSuite({
       describe: '(2, 1) on "{user}:k": every key a script touches is passed in KEYS',
       fixtures: clients(1),
       hint: 'A Redis Cluster routes a script by the keys it is given, and refuses keys in different slots. Every key your script reads or writes must arrive in KEYS, never be built inside the script or passed in ARGV.',
-      async scenario(play) {
-        const [a] = await build(play, [[2, 1]]);
-        const oracle = new LimiterOracle(play);
-        const stop = await play.redis.watchScripts();
-        for (const cost of [undefined, undefined, undefined, 3]) {
-          await oracle.allow(a!.target, a!.group, a!.model, redisKey('{user}:k'), cost);
-        }
-        await checkScripts(play, stop);
-      },
+      scenario: clusterKeys(modelOf, [2, 1], [1, 1, 1, 3]),
     },
     {
       name: 'redis-stops-answering',
@@ -391,14 +296,7 @@ export default defineSuite({
       fixtures: clients(1),
       callDeadlineMs: 1000,
       hint: 'A client with default options waits for an answer forever once a command is written. Race every call against a timer of your own, and reject with a clear Error when it fires: refuse rather than hang.',
-      async scenario(play) {
-        const [a] = await build(play, [[2, 1]]);
-        const oracle = new LimiterOracle(play);
-        await oracle.allow(a!.target, a!.group, a!.model, redisKey('k'));
-        play.note('Redis stops answering', 'a crash or a network partition');
-        play.redis.freeze();
-        await play.call(a!.target, 'allow', [redisKey('k')], { throws: 'Error' });
-      },
+      scenario: redisDown(modelOf, [2, 1]),
     },
   ],
 });
