@@ -222,7 +222,7 @@ describe('npm run bench', () => {
   test('--help: the usage, exit 0, within 80 columns, and nothing measured', async () => {
     const { code, text } = await bench(['--help']);
     expect(code).toBe(0);
-    expect(text).toMatch(/^usage: npm run bench \[limits\|grade\|watch\] \[-- options\]\n/);
+    expect(text).toMatch(/^usage: npm run bench \[limits\|grade\|watch\|redis\] \[-- options\]\n/);
     for (const option of ['--load', '--rounds N', '--concurrency C', '--only LIST', '--help']) {
       expect(text).toContain(option);
     }
@@ -235,10 +235,10 @@ describe('npm run bench', () => {
       ['--revael'],
       "error: unknown option '--revael'. Options: --load, --rounds, --concurrency, --only, --help",
     ],
-    [['limit'], 'error: no section "limit": limits, grade or watch'],
+    [['limit'], 'error: no section "limit": limits, grade, watch or redis'],
     [
       ['grade', 'watch'],
-      'error: unexpected argument "watch": npm run bench takes [limits|grade|watch] only',
+      'error: unexpected argument "watch": npm run bench takes [limits|grade|watch|redis] only',
     ],
     [['--rounds', '3'], 'error: --rounds goes with --load'],
     [['grade', '--only', '933'], 'error: --only goes with --load or with the limits section'],
