@@ -245,6 +245,16 @@ if (how === 'crash') setTimeout(() => { throw new Error('learner code crashed th
     expect(String(error)).toMatch(/exited with status 3[\s\S]*bad option --nope/);
   });
 
+  test('its output is reported even when it comes after the exit is known', async () => {
+    // The exit line reaches the guardian's stdout before the server's last words on stderr.
+    const dir = scratchDir('redis-fake');
+    const slow = path.join(dir, 'slow-to-say');
+    writeFileSync(slow, '#!/bin/sh\n(sleep 0.3; echo "bad option --late" >&2) &\nexit 4\n');
+    chmodSync(slow, 0o755);
+    const error = await startRedis({ serverPath: slow }).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/exited with status 4[\s\S]*bad option --late/);
+  });
+
   test('a server that never gets ready is killed at the deadline', async () => {
     const dir = scratchDir('redis-fake');
     const silent = path.join(dir, 'silent');

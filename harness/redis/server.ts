@@ -134,15 +134,23 @@ function attempt(
       reject(new RedisStartError(`${why}\n${output.trim()}`));
     };
     const check = () => {
-      const exit = EXIT_LINE.exec(output);
-      if (exit) fail(`redis-server exited with status ${exit[1]} before it was ready`);
-      else if (output.includes(READY_LINE)) {
+      // A server that exited is reported once the guardian's pipes have closed (see early): its
+      // stderr, which says why, may not have been read yet when the exit line arrives on stdout.
+      if (EXIT_LINE.test(output)) return;
+      if (output.includes(READY_LINE)) {
         settle();
         resolve({ guardian, pid: Number(PID_LINE.exec(output)?.[1]), log });
       }
     };
     // 'close', not 'exit': by then all of the output has been read, including why the server stopped.
-    const early = () => fail('the redis guardian exited before the server was ready');
+    const early = () => {
+      const exit = EXIT_LINE.exec(output);
+      fail(
+        exit
+          ? `redis-server exited with status ${exit[1]} before it was ready`
+          : 'the redis guardian exited before the server was ready',
+      );
+    };
     const timer = setTimeout(
       () => fail(`redis-server did not accept connections within ${timeoutMs} ms`),
       timeoutMs,
