@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settle } from '../../harness/judge/child/drive-async.ts';
 import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
-import { MULTI_REQUEST, redisClient } from '../../harness/redis/facade.ts';
+import { makeRedisFacade, MULTI_REQUEST, redisClient } from '../../harness/redis/facade.ts';
 import { batchOf, RedisFacadeHost } from '../../harness/redis/facade-host.ts';
 import { startRedis, type RedisServer } from '../../harness/redis/server.ts';
 import { fixture } from '../../harness/suite.ts';
@@ -287,6 +287,26 @@ function facadeSide(url: string): Side & { host: RedisFacadeHost } {
   };
 }
 
+/**
+ * The same facade made here, in the test's realm, from the function itself rather than its source
+ * text: what the judge's realm runs beside the reference, and the only way coverage can see the
+ * facade's code. Its requests go straight to a host of its own.
+ */
+function directSide(url: string): Side & { host: RedisFacadeHost } {
+  const host = new RedisFacadeHost(url);
+  host.reset([{ name: 'redis', args: [{}] }]);
+  let id = 0;
+  const post = (args: string[]): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      host.dispatch({ id: id++, channel: 'redis', args }, (answer) =>
+        answer.ok ? resolve(answer.value) : reject(new Error(answer.message)),
+      ),
+    );
+  const Probe = new Function(`${PROBE}; return Probe;`)() as new (redis: unknown) => Side;
+  const probe = new Probe(makeRedisFacade(post).handle);
+  return { host, run: (m, a) => probe.run(m, a), transaction: (steps) => probe.transaction(steps) };
+}
+
 /** Equal, but for a clock read twice: TIME within a second, a PTTL within 100 ms. */
 function expectSame(method: string, facade: Outcome, real: Outcome, what: string): void {
   if ('value' in real && 'value' in facade) {
@@ -318,6 +338,7 @@ describe.skipIf(!serverPath)('the facade’s typed commands answer as the real c
   let client: ReturnType<typeof createRealClient>;
   let real: Side;
   let facade: Side & { host: RedisFacadeHost };
+  let direct: Side & { host: RedisFacadeHost };
 
   beforeAll(async () => {
     server = await startRedis();
@@ -326,9 +347,11 @@ describe.skipIf(!serverPath)('the facade’s typed commands answer as the real c
     await client.connect();
     real = realSide(client);
     facade = facadeSide(server.url);
+    direct = directSide(server.url);
   });
   afterAll(async () => {
     await facade?.host.close();
+    await direct?.host.close();
     client?.destroy();
     await server?.stop();
   });
@@ -344,6 +367,9 @@ describe.skipIf(!serverPath)('the facade’s typed commands answer as the real c
       const actual = await facade.run(method, (facadeSteps[i] as Step).slice(1));
       if ('error' in expected) errors++;
       expectSame(method, actual, expected, `${group} step ${i}: ${JSON.stringify(realSteps[i])}`);
+      const directSteps = steps((name) => `direct:${group}:${name}`);
+      const here = await direct.run(method, (directSteps[i] as Step).slice(1));
+      expectSame(method, here, expected, `${group} step ${i}, made here`);
     }
     return errors;
   }
@@ -372,6 +398,8 @@ describe.skipIf(!serverPath)('the facade’s typed commands answer as the real c
       const actual = await facade.transaction(steps((name) => `facade:multi:${name}`));
       if ('error' in expected) failures++;
       expect(actual, `transaction ${i}`).toEqual(expected);
+      const here = await direct.transaction(steps((name) => `direct:multi:${name}`));
+      expect(here, `transaction ${i}, made here`).toEqual(expected);
     }
     expect(failures).toBe(3);
     const first = await facade.transaction(TRANSACTIONS[0]!((name) => `facade:again:${name}`));
