@@ -10,6 +10,7 @@ import {
   formatTable,
   isLoadRun,
   parseLoadArgs,
+  skippedLine,
   wallBackstopMs,
   type GradedCase,
   type GradeReport,
@@ -130,6 +131,24 @@ describe('flips', () => {
       'problem                    solutions    grades     flips',
       '933-number-of-recent-calls         8       160         0',
       'token-bucket                      17       340         2',
+    ]);
+  });
+
+  test('a problem this machine cannot grade is a row that says so, and one loud line', () => {
+    const lines = formatTable([
+      { problem: 'token-bucket', solutions: 17, grades: 340, flips: 0 },
+      { problem: 'redis-token-bucket', solutions: 14, grades: 0, flips: 0, skipped: 'needs Redis' },
+    ]);
+    expect(lines[2]).toBe('redis-token-bucket        14   skipped: needs Redis');
+    const unmet = { requirement: 'redis', label: 'needs Redis', message: 'm', note: 'no server' };
+    const problem = (dir: string) => ({ dir }) as never;
+    expect(
+      skippedLine([
+        { problem: problem('redis-a'), unmet },
+        { problem: problem('redis-b'), unmet },
+      ]),
+    ).toEqual([
+      '*** SKIPPED, not graded and not counted as flips: redis-a, redis-b (needs Redis: no server) ***',
     ]);
   });
 });
