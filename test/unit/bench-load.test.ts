@@ -140,7 +140,12 @@ describe('flips', () => {
       { problem: 'redis-token-bucket', solutions: 14, grades: 0, flips: 0, skipped: 'needs Redis' },
     ]);
     expect(lines[2]).toBe('redis-token-bucket        14   skipped: needs Redis');
-    const unmet = { requirement: 'redis', label: 'needs Redis', message: 'm', note: 'no server' };
+    const unmet = {
+      requirement: 'redis' as const,
+      label: 'needs Redis',
+      message: 'm',
+      note: 'no server',
+    };
     const problem = (dir: string) => ({ dir }) as never;
     expect(
       skippedLine([
