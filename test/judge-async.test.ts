@@ -1,6 +1,7 @@
 // Async suites, judged end to end: a suite written to a temporary problem folder, learner files
-// whose methods return promises, the real child process. The realm has no timers: the learners'
-// promises settle by microtasks, or never.
+// whose methods return promises, the real child process. The learners here use no timers (realms of
+// async problems have setTimeout, see test/unit/realm-timers.test.ts): their promises settle by
+// microtasks, or never.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
