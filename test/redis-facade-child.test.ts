@@ -270,7 +270,12 @@ describe.skipIf(!serverPath)('Redis client fixtures, judged end to end in a chil
   const judgeSource = async (name: string, source: string) => {
     await admin.flushAll();
     const solutionFile = writeLearnerFile(path.join(root, 'judged'), `${name}.ts`, source);
-    return judgeFile({ problem, solutionFile, typeCheck: false, redisUrl: server.url });
+    return judgeFile({
+      problem,
+      solutionFile,
+      typeCheck: false,
+      redis: async () => ({ redisUrl: server.url }),
+    });
   };
 
   test('the reference is accepted, GET then SET is not; no connection is left open', async () => {

@@ -1,6 +1,7 @@
 // Judges one solution file against one problem's suite. Learner code runs in a child process; a case
 // that hangs, eats memory or kills its process costs only that case, and the next case gets a fresh
 // child. Every case runs (within the problem's time budget) so the report names every trap.
+import type { JudgeRedisOptions } from '../redis/session.ts';
 import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
@@ -47,26 +48,14 @@ export interface JudgeOptions {
    */
   typeCheck?: boolean;
   /**
-   * The Redis a suite's Redis client fixtures talk to (harness/redis/facade.ts): the child connects
-   * one client per fixture there. Starting it (or choosing the user's REDIS_URL) is the caller's.
+   * The Redis of a problem whose suite has Redis client fixtures (harness/redis/facade.ts): where
+   * the child connects one client per fixture, where the judge's own checks connect, and the key
+   * prefix of this judgement (see JudgeRedisOptions; starting the server is the caller's, e.g.
+   * CommandRedis.optionsFor). Asked for only once the cases are about to run: a verdict the memo
+   * keeps needs no Redis, so a grade whose kept verdicts answer everything starts none. A
+   * rejection (Redis could not be started) rejects the judgement.
    */
-  redisUrl?: string;
-  /**
-   * Where the judge's own checks of a Redis case connect (Redis's clock, the keys' TTLs, MONITOR):
-   * the server's owner on the judge's server, the user's REDIS_URL on theirs. redisUrl when absent.
-   */
-  redisAdminUrl?: string;
-  /**
-   * What the suite's Redis keys start with (redisKey in harness/redis/facade.ts): a prefix of this
-   * judgement's own, within the one the judge owns on a user's server (REDIS_URL).
-   */
-  redisKeyPrefix?: string;
-  /**
-   * The three options above, asked for only once the cases are about to run: a verdict the memo
-   * keeps needs no Redis, so a grade whose kept verdicts answer everything starts none. A rejection
-   * (Redis could not be started) rejects the judgement.
-   */
-  redis?: () => Promise<Pick<JudgeOptions, 'redisUrl' | 'redisAdminUrl' | 'redisKeyPrefix'>>;
+  redis?: () => Promise<JudgeRedisOptions>;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -301,7 +290,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     signal?.removeEventListener('abort', cancel);
     throw error;
   });
-  const { redisUrl, redisAdminUrl, redisKeyPrefix } = { ...options, ...redis };
+  const { redisUrl, redisAdminUrl, redisKeyPrefix } = redis ?? {};
   const request = {
     runner,
     learnerFile: solutionFile,

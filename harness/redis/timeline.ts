@@ -6,8 +6,8 @@
 // suite and the rules cannot drift apart.
 import type { Play } from '../suite.ts';
 import { checkNoKeys } from './checks.ts';
-import { redisKey } from './facade.ts';
-import { LimiterOracle, type LimiterAnswer, type LimiterModel } from './limiter-oracle.ts';
+import type { LimiterAnswer, LimiterModel } from './limiter-oracle.ts';
+import { Limiters, type ModelOf, type Settings } from './limiter-scenarios.ts';
 
 /** One row: a call of `allow`, or (with `noKeys`) the check that no key is left. */
 export interface TimelineRow {
@@ -24,7 +24,7 @@ export interface TimelineRow {
 
 export interface Timeline {
   /** The settings of each instance, in the order of their names (A, B…) in the statement. */
-  settings: [number, number][];
+  settings: Settings[];
   rows: TimelineRow[];
 }
 
@@ -32,14 +32,10 @@ export interface Timeline {
 export async function playTimeline(
   play: Play,
   timeline: Timeline,
-  modelOf: (settings: [number, number]) => LimiterModel,
+  modelOf: ModelOf,
 ): Promise<void> {
-  const instances = [];
-  for (const [i, settings] of timeline.settings.entries()) {
-    const target = await play.construct([{ $fixture: `r${i}` }, ...settings]);
-    instances.push({ target, group: settings.join('/'), model: modelOf(settings) });
-  }
-  const oracle = new LimiterOracle(play);
+  const limiters = new Limiters(play, modelOf);
+  const instances = await limiters.build(timeline.settings);
   let start: number | undefined;
   // Calls of one row group land over a few milliseconds: a key is sure to be gone only once the
   // latest resetAt has passed, not at T + at.
@@ -56,8 +52,7 @@ export async function playTimeline(
       await checkNoKeys(play, `at T+${row.at}`);
       continue;
     }
-    const { target, group, model } = instances[row.instance ?? 0]!;
-    const answer = await oracle.allow(target, group, model, redisKey(row.key ?? 'k'), row.cost);
+    const answer = await limiters.allow(instances[row.instance ?? 0]!, row.key ?? 'k', row.cost);
     start ??= answer.retryAt;
     latestReset = Math.max(latestReset, answer.resetAt);
   }
@@ -89,7 +84,7 @@ export function timelineTable(timeline: Timeline): [string, string, string][] {
 /** The model's answers at the rows' own times (T = 0): what the rows must say. */
 export function timelineByModel(
   timeline: Timeline,
-  modelOf: (settings: [number, number]) => LimiterModel,
+  modelOf: ModelOf,
 ): (LimiterAnswer | undefined)[] {
   let now = 0;
   const clock = { now: () => now };

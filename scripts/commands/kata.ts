@@ -82,18 +82,14 @@ async function judgeAndShow(
   let decided: string | undefined;
   let done = 0;
   progress(io, showing, 'Judging…');
-  // Keys of its own for every judgement; the server was started before the first. (Awaited only
-  // for a problem that requires Redis: any other is judged at once, as ever.)
-  const redisOptions = problem.requires?.includes('redis')
-    ? await redis?.optionsFor(problem)
-    : undefined;
   const report = await judge({
     slot,
     signal,
     typeCheck,
     problem,
     solutionFile: problem.stubFile,
-    ...redisOptions,
+    // Keys of its own for every judgement; the server was started before the first.
+    ...(redis ? { redis: () => redis.optionsFor(problem) } : {}),
     // Shown as soon as it is known (the first failing example or core case decides), while the
     // other cases still run.
     onDecided: (verdict) => {
