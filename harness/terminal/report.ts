@@ -14,6 +14,7 @@ import type { Problem } from '../judge/problems.ts';
 import { escapeControl } from './escape.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';
+import { plural } from './plural.ts';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   accepted: 'Accepted',
@@ -153,14 +154,14 @@ export function callTable(result: CaseResult, style: Style, whole = true): strin
   for (const call of calls) {
     if (previous !== undefined && call.index > previous + 1) lines.push(style.dim('         …'));
     else if (previous === undefined && call.index > 0)
-      lines.push(style.dim(`         … ${call.index} calls before`));
+      lines.push(style.dim(`         … ${plural(call.index, 'call')} before`));
     lines.push(...callLine(call, call.index === result.divergedAt, noteWidth, style, instances));
     previous = call.index;
   }
   const total = result.totalCalls ?? calls.length;
   const last = calls[calls.length - 1];
   if (whole && last && last.index < total - 1)
-    lines.push(style.dim(`         … (stopped here; ${total} calls run)`));
+    lines.push(style.dim(`         … (stopped here; ${plural(total, 'call')} run)`));
   return lines;
 }
 

@@ -7,6 +7,7 @@ import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { entryFor, isSolved, updateProgress } from '../../harness/learner/progress.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
+import { plural } from '../../harness/terminal/plural.ts';
 
 /**
  * Reads a problem's learning material (hints, explanation, pristine stub). Missing or malformed
@@ -22,7 +23,7 @@ export function readMaterial<T>(problem: Problem, what: string, read: () => T): 
 }
 
 /** "1 hint", "3 hints". */
-export const hintCount = (n: number): string => `${n} hint${n === 1 ? '' : 's'}`;
+export const hintCount = (n: number): string => plural(n, 'hint');
 
 /** Seen before (dimmed), just revealed (its label stands out), or one of all after solving. */
 export type HintLook = 'seen' | 'new' | 'plain';

@@ -9,6 +9,7 @@ import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
 import { hintCount } from './hint.ts';
+import { plural } from '../../harness/terminal/plural.ts';
 
 /** Column widths, each with the space after it: number, problem, title and level. */
 const NUMBER = 3;
@@ -55,7 +56,7 @@ function statusOf(mine: ProblemProgress | undefined, io: IO): string {
   }
   const label = VERDICT_LABEL[mine.bestVerdict];
   const best = piece(now ? `best ${label}` : label);
-  return io.style.yellow(`${best}${now}${SEP}${piece(`${mine.attempts} attempts`)}${hints}`);
+  return io.style.yellow(`${best}${now}${SEP}${piece(plural(mine.attempts, 'attempt'))}${hints}`);
 }
 
 export async function list(argv: string[], io: IO): Promise<number> {

@@ -250,7 +250,10 @@ export function resolveProblem(problems: Problem[], name: string): Problem {
   if (found) return found;
   const closest = name.length <= MAX_NAME_LENGTH ? closestProblem(problems, name) : undefined;
   const known = problems.map((p) => p.id).join(', ');
-  const suggestion = closest ? ` Did you mean ${closest.id} (${closest.slug})?` : '';
+  // A problem without a number has its slug as id: name it once, not "X (X)".
+  const suggestion = closest
+    ? ` Did you mean ${closest.id}${closest.slug === closest.id ? '' : ` (${closest.slug})`}?`
+    : '';
   throw new UsageError(
     `Unknown problem "${shownArg(name)}".${suggestion} Known problems: ${known}.`,
   );

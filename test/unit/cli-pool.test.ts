@@ -73,6 +73,12 @@ describe('resolveProblem', () => {
     );
   });
 
+  test('a problem without a number is suggested by its name once, not "X (X)"', () => {
+    expect(() => resolveProblem(problems, 'gcra-limitr')).toThrow(
+      /Did you mean gcra-limiter\? Known problems: /,
+    );
+  });
+
   test('with no problems at all there is nothing to suggest', () => {
     expect(() => resolveProblem([], 'x')).toThrow('Unknown problem "x". Known problems: .');
   });
