@@ -43,14 +43,26 @@ interface Block {
   hanging: string;
 }
 
+/**
+ * One paragraph of Markdown (code spans, bold) wrapped to `width`, its continuation lines indented
+ * by `hanging`: a quiz's question, choice or reason looks as the statements do.
+ */
+export function renderInline(
+  text: string,
+  style: Style,
+  width: number = WIDTH,
+  hanging = '',
+): string {
+  return wrap(inline(text, style), width, hanging, { cutLongWords: false }).replaceAll(KEEP, ' ');
+}
+
 export function renderMarkdown(markdown: string, style: Style, width: number = WIDTH): string {
   const out: string[] = [];
   let inCode = false;
   let block: Block | undefined;
   const flush = (): void => {
     if (block) {
-      const text = wrap(inline(block.text, style), width, block.hanging, { cutLongWords: false });
-      out.push(text.replaceAll(KEEP, ' '));
+      out.push(renderInline(block.text, style, width, block.hanging));
     }
     block = undefined;
   };

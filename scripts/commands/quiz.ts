@@ -16,7 +16,8 @@ import {
   updateProgress,
   type Progress,
 } from '../../harness/learner/progress.ts';
-import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { renderInline } from '../../harness/terminal/markdown.ts';
+import { WIDTH } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, shownArg, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { readLines, toNextLine, type LineInput, type NextLine } from '../lib/lines.ts';
@@ -90,10 +91,10 @@ function showQuestion(
   io: IO,
 ): void {
   io.out(`\n${io.style.bold(`Question ${n} of ${total}`)}`);
-  io.out(wrap(question.question));
+  io.out(renderInline(question.question, io.style));
   order.forEach((choice, i) => {
     // The choice's text continues under itself, clear of its letter.
-    io.out(wrap(`  ${letter(i)}) ${question.choices[choice]}`, WIDTH, '     '));
+    io.out(renderInline(`  ${letter(i)}) ${question.choices[choice]}`, io.style, WIDTH, '     '));
   });
 }
 
@@ -139,7 +140,7 @@ async function ask(
     } else {
       io.out(io.style.red(`✗ Wrong: the answer is ${letter(order.indexOf(question.answer))}).`));
     }
-    io.out(wrap(question.why));
+    io.out(renderInline(question.why, io.style));
   }
   return right;
 }

@@ -72,7 +72,12 @@ async function runQuiz(
   return { code, io: captured, out: captured.stdout.join('\n') };
 }
 
-const squeeze = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/** A text as the screen shows it, without colour: code spans lose their backticks, as statements' do. */
+const squeeze = (text: string): string =>
+  text
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The choices of every question shown, as the learner reads them: one list per question, in the
@@ -114,6 +119,9 @@ const allQuestions: Located[] = readdirSync(SOLUTIONS_DIR)
     return questions.map((question, i) => ({ where: `${dir} #${i + 1}`, question }));
   });
 
+/** How much longer than the longest wrong choice the right one may be before its length tells. */
+const MAX_LENGTH_LEAD = 1.2;
+
 /** The right choice is at least as long as every other (a tie counts: it does not hide it). */
 function rightIsLongest({ choices, answer }: QuizQuestion): boolean {
   const right = (choices[answer] as string).length;
@@ -153,6 +161,18 @@ describe('choice lengths', () => {
     }
     const over = [...byDir.values()].filter(({ longest, of }) => longest > of / 2);
     expect(over, 'quizzes where the right choice is mostly the longest').toEqual([]);
+  });
+
+  test('nor does the right choice stand out by its length: at most a fifth longer than any other', () => {
+    const standOut = allQuestions.filter(({ question: { choices, answer } }) => {
+      const right = (choices[answer] as string).length;
+      const others = choices.filter((_, i) => i !== answer).map((choice) => choice.length);
+      return right > MAX_LENGTH_LEAD * Math.max(...others);
+    });
+    expect(
+      standOut.map((q) => q.where),
+      'questions whose right choice is far longer than every wrong one',
+    ).toEqual([]);
   });
 
   test('nor is the right choice the shortest in more than a third: the tell is not turned round', () => {
@@ -294,6 +314,8 @@ describe('the quiz shuffles its choices and maps the letters back', () => {
       const result = await runQuiz([problem.dir], reader, undefined, io);
       expect(result.code, problem.dir).toBe(0);
       expect(result.out.match(/✓ Right\./g), problem.dir).toHaveLength(questions.length);
+      // Code spans are shown as the statements show them, never as raw Markdown.
+      expect(result.out, problem.dir).not.toContain('`');
     }
   });
 });
