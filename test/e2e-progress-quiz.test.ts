@@ -197,8 +197,8 @@ describe('npm run progress', () => {
       new RegExp(`^Quizzes: 1/${ladder} taken · best scores (\\d+)/\\1 · latest \\1$`, 'm'),
     );
     expect(stdout).toMatch(/^First activity \d{4}-\d\d-\d\d \d\d:\d\d UTC · last /m);
-    expect(stdout).toMatch(/^933 +Number of Recent Ca… Not Started +0 +0\/0 +0 +(\d+)\/\1$/m);
-    expect(stdout).toMatch(/^362 +Design Hit Counter +not started$/m);
+    expect(stdout).toMatch(/^933 · Number of Recent Calls +Not Started +0 +0\/0 +0 +(\d+)\/\1$/m);
+    expect(stdout).toMatch(/^362 · Design Hit Counter +not started$/m);
     expectNarrow(stdout);
   });
 

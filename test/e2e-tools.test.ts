@@ -125,7 +125,7 @@ describe('npm run hint / reset / solution', () => {
       '933 Number of Recent Calls Easy ✓ solved · 4 hints · follow-ups 5/5',
     );
     const graded = npm(['grade', '--', '933', '362']).stdout;
-    expect(graded).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted\* /m);
+    expect(graded).toMatch(/^933 · Number of Recent Calls +Easy +Accepted\* /m);
     expect(graded).toMatch(/^\* solved with hints$/m);
   });
 });

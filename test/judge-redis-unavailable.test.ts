@@ -130,10 +130,12 @@ describe('grade, without Redis', () => {
       ['grade', '933', REDIS_DIR, '362', SHIPPED_REDIS_DIR],
       noRedis(),
     );
-    expect(stdout).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted +(\d+)\/\1 +(\d+)\/\2 +/m);
-    expect(stdout).toMatch(/^redis-fake-… +Redis Fake Limiter +Easy +needs Redis +— +— +—$/m);
-    expect(stdout).toMatch(/^redis-token… +Redis Token Bucket +Hard +needs Redis +— +— +—$/m);
-    expect(stdout).toMatch(/^362 +Design Hit Counter +Medium +Not Started +0\/\d+/m);
+    expect(stdout).toMatch(
+      /^933 · Number of Recent Calls +Easy +Accepted +(\d+)\/\1 +(\d+)\/\2 +/m,
+    );
+    expect(stdout).toMatch(/^redis-fake-limiter +Easy +needs Redis +— +— +—$/m);
+    expect(stdout).toMatch(/^redis-token-bucket +Hard +needs Redis +— +— +—$/m);
+    expect(stdout).toMatch(/^362 · Design Hit Counter +Medium +Not Started +0\/\d+/m);
     // Once under the table, however many problems need it.
     const note = /^needs Redis: (.*(?:\n {2}.*)*)$/m.exec(stdout)?.[0] ?? '';
     expect(unwrapped(note)).toMatch(/^needs Redis: redis-server is not on PATH; install it /);

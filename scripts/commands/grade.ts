@@ -25,6 +25,7 @@ import {
   VERDICT_LABEL,
 } from '../../harness/terminal/report.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
+import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
@@ -36,8 +37,8 @@ function tableRow(cells: string[], widths: number[]): string {
     .trimEnd();
 }
 
-/** Problem, title, level, verdict, cases, follow-ups, time: an id or title too long is cut with "…". */
-const WIDTHS = [12, 20, 6, 21, 5, 5, 5];
+/** Problem (its id whole, then its title, which may be cut), level, verdict, cases, follow-ups, time. */
+const WIDTHS = [33, 6, 21, 5, 5, 5];
 
 /** The time column of a verdict kept from the last grade (see memo.ts); explained under the table. */
 const KEPT = 'kept';
@@ -54,21 +55,16 @@ type Unjudged = { problem: Problem; unmet: Unmet };
 type Row = Graded | Unjudged;
 
 function table(rows: Row[], io: IO, hinted: Set<string>): string[] {
-  const header = tableRow(
-    ['problem', 'title', 'level', 'verdict', 'cases', 'f-ups', 'time'],
-    WIDTHS,
-  );
+  const header = tableRow(['problem', 'level', 'verdict', 'cases', 'f-ups', 'time'], WIDTHS);
   const lines = [io.style.bold(header)];
   for (const row of rows) {
     const { problem } = row;
     // Padded to its full width: a row's trailing spaces are trimmed, but these come before the verdict.
-    const before = [problem.id, problem.title, problem.difficulty]
-      .map((cell, i) => fitCell(cell, WIDTHS[i] as number))
-      .join(' ');
+    const before = `${problemCell(problem, WIDTHS[0] as number)} ${fitCell(problem.difficulty, WIDTHS[1] as number)}`;
     if ('unmet' in row) {
       // Yellow, as Not Started is: nothing failed, there is only something to do.
-      const label = fitCell(row.unmet.label, WIDTHS[3] as number);
-      const after = tableRow([NOT_JUDGED, NOT_JUDGED, NOT_JUDGED], WIDTHS.slice(4));
+      const label = fitCell(row.unmet.label, WIDTHS[2] as number);
+      const after = tableRow([NOT_JUDGED, NOT_JUDGED, NOT_JUDGED], WIDTHS.slice(3));
       lines.push(`${before} ${io.style.yellow(label)} ${after}`);
       continue;
     }
@@ -80,14 +76,14 @@ function table(rows: Row[], io: IO, hinted: Set<string>): string[] {
     const verdict =
       paintVerdict(report.verdict, io.style) +
       mark +
-      ' '.repeat((WIDTHS[3] as number) - label.length);
+      ' '.repeat((WIDTHS[2] as number) - label.length);
     const after = tableRow(
       [
         `${cases.passed}/${cases.total}`,
         `${report.followUps.passed}/${report.followUps.total}`,
         report.reused ? KEPT : `${(report.ms / 1000).toFixed(1)}s`,
       ],
-      WIDTHS.slice(4),
+      WIDTHS.slice(3),
     );
     lines.push(`${before} ${verdict} ${after}`);
   }

@@ -34,6 +34,7 @@ import {
 } from '../../harness/learner/state.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
+import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, wrap } from '../../harness/terminal/wrap.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
 import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
@@ -41,17 +42,16 @@ import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
 export const BACKUP_DIR = path.join(STATE_DIR, 'backups');
 
 /**
- * Columns: problem, title and verdict, then four counts right-aligned; 79 columns in all. An id or a
- * title too long for its column is cut with an ellipsis (`npm run list` shows every id in full).
+ * Columns: problem (its id whole, then its title, which may be cut), verdict, then four counts
+ * right-aligned; 79 columns in all.
  */
-const ID = 12;
-const TITLE = 20;
+const PROBLEM = 33;
 const VERDICT = 21;
 const COUNT = 5;
 
 const counts = (cells: string[]): string => cells.map((c) => c.padStart(COUNT)).join(' ');
 const heading = (): string =>
-  `${fitCell('problem', ID)} ${fitCell('title', TITLE)} ${fitCell('verdict', VERDICT)} ` +
+  `${fitCell('problem', PROBLEM)} ${fitCell('verdict', VERDICT)} ` +
   counts(['tries', 'f-ups', 'hints', 'quiz']);
 
 /** "2026-01-05 14:03 UTC" from an ISO time; anything else is shown as it is. */
@@ -94,7 +94,7 @@ function summary(problems: Problem[], progress: Progress, io: IO): string[] {
 }
 
 function problemLine(problem: Problem, entry: ProblemProgress | undefined, io: IO): string {
-  const head = `${fitCell(problem.id, ID)} ${fitCell(problem.title, TITLE)} `;
+  const head = `${problemCell(problem, PROBLEM)} `;
   if (!entry) return head + io.style.dim('not started');
   const label = VERDICT_LABEL[entry.bestVerdict];
   // Pad before colouring, so that escape codes do not upset the columns.

@@ -72,7 +72,7 @@ describe('list', () => {
     const io = captureIO();
     await list([], io);
     expect(io.stdout[1]).toMatch(/933 .* Easy +✓ solved · follow-ups 1\/3$/);
-    expect(io.stdout[2]).toMatch(/362 .* Medium +Wrong Answer · 1 attempts$/);
+    expect(io.stdout[2]).toMatch(/362 .* Medium +Wrong Answer · 1 attempt$/);
     expect(io.stdout[3]).toMatch(/not started$/);
   });
 
@@ -112,9 +112,9 @@ describe('grade', () => {
     const io = captureIO();
     expect(await grade(['933'], io)).toBe(1);
     const out = text(io.stdout);
-    expect(out).toMatch(/^problem +title +level +verdict +cases +f-ups +time$/m);
+    expect(out).toMatch(/^problem +level +verdict +cases +f-ups +time$/m);
     expect(out).toMatch(
-      /^933 +Number of Recent Ca… +Easy +Not Started +0\/\d+ +0\/\d+ +\d+\.\ds$/m,
+      /^933 · Number of Recent Calls +Easy +Not Started +0\/\d+ +0\/\d+ +(\d+\.\ds|kept)$/m,
     );
     expect(out).toMatch(/Solved 0\/1 · follow-ups 0\/\d+ · \d+\.\d s/);
     expect(out).toContain('Details: npm run kata <problem> (add -- --reveal');
@@ -145,7 +145,7 @@ describe('grade', () => {
     // No problem named: every problem that has a solution in the folder.
     expect(await grade(['--dir', dir, '--reveal'], io)).toBe(1);
     const out = text(io.stdout);
-    expect(out).toMatch(/^933 +Number of Recent Ca… +Easy +Wrong Answer +\d\/\d/m);
+    expect(out).toMatch(/^933 · Number of Recent Calls +Easy +Wrong Answer +\d\/\d/m);
     expect(out).toContain('Solved 0/1');
     expect(out).not.toMatch(/^362 /m);
     expect(out).toContain('933 · Number of Recent Calls — Wrong Answer');

@@ -633,8 +633,8 @@ describe('list and grade mark a solve with hints', () => {
     const io = captureIO();
     expect(await grade(['933', '362'], io)).toBe(0);
     const out = text(io.stdout);
-    expect(out).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted\* +\d/m);
-    expect(out).toMatch(/^362 +Design Hit Counter +Medium +Accepted +\d/m);
+    expect(out).toMatch(/^933 · Number of Recent Calls +Easy +Accepted\* +\d/m);
+    expect(out).toMatch(/^362 · Design Hit Counter +Medium +Accepted +\d/m);
     expect(out).toContain('* solved with hints');
     for (const line of stripped(io.stdout)) expect(line.length).toBeLessThanOrEqual(80);
     expect(entry(p933.dir)).toMatchObject({ bestVerdict: 'accepted', hintsUsed: 2 });
@@ -734,7 +734,7 @@ describe('list: where the learner stands now', () => {
     expect(flat(rows[2])).toMatch(
       /362 .* Medium best Wrong Answer · now Compile Error · 2 attempts$/,
     );
-    expect(flat(rows[3])).toMatch(/346 .* Easy Runtime Error · 1 attempts$/);
+    expect(flat(rows[3])).toMatch(/346 .* Easy Runtime Error · 1 attempt$/);
     // A line breaks between the pieces of a status, never inside one ("now Wrong / Answer").
     expect(rows[1]!.split('\n').map((line) => line.trim())).toEqual([
       '1  933          Number of Recent Calls          Easy   ✓ solved ·',

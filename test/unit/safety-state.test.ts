@@ -118,7 +118,7 @@ describe('.kata is a regular file', () => {
     fake.verdicts = ['accepted'];
     const { code, out, err } = await run(grade, ['933']);
     expect(code).toBe(2);
-    expect(out).toMatch(/^933 +Number of Recent Ca… +Easy +Accepted /m);
+    expect(out).toMatch(/^933 · Number of Recent Calls +Easy +Accepted /m);
     expect(out).toMatch(/Solved 1\/1/);
     expectOneClearLine(err, KATA_IS_A_FILE);
     expect(readFileSync(STATE_DIR, 'utf8')).toBe('not a folder\n');
