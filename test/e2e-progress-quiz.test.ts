@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { loadQuiz } from '../harness/learner/learning.ts';
 import { loadProblems } from '../harness/judge/problems.ts';
 import type { Progress } from '../harness/learner/progress.ts';
-import { runNpm, scratchDir } from './helpers.ts';
+import { runNpm, scratchDir, unwrapped } from './helpers.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
@@ -117,7 +117,7 @@ describe('npm run quiz', () => {
     const before = readFileSync(progressFile(), 'utf8');
     const { code, stderr } = npm(['quiz', '--', '362'], 'a\n2\n');
     expect(code).toBe(1);
-    expect(stderr).toMatch(
+    expect(unwrapped(stderr)).toMatch(
       /^The input ended at question 3 of \d+ \(2 answered\): no score recorded/,
     );
     expect(readFileSync(progressFile(), 'utf8')).toBe(before);
@@ -157,7 +157,7 @@ describe('npm run quiz', () => {
     const refused = npm(['quiz'], '');
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(
+    expect(unwrapped(refused.stderr)).toMatch(
       /^error: no terminal to confirm in: pass --yes to take the quiz on 362 before solving it/,
     );
     const { stdout } = npm(['quiz', '--', '--yes'], '');
@@ -171,14 +171,14 @@ describe('npm run quiz', () => {
       writeFileSync(quizFile, '[{"question": "?"}]');
       const malformed = npm(['quiz', '--', 'token-bucket']);
       expect(malformed.code).toBe(2);
-      expect(malformed.stderr).toMatch(
+      expect(unwrapped(malformed.stderr)).toMatch(
         /^error: cannot use the quiz for token-bucket: .*quiz\.json must be/,
       );
       rmSync(quizFile);
       const missing = npm(['quiz', '--', 'token-bucket']);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/^error: token-bucket has no quiz yet/);
-      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+      expect(unwrapped(missing.stderr)).toMatch(/^error: token-bucket has no quiz yet/);
+      expect(unwrapped(missing.stderr.trim()).split('\n')).toHaveLength(1);
     } finally {
       writeFileSync(quizFile, saved);
     }
@@ -272,8 +272,8 @@ describe('npm run progress', () => {
       const { code, stdout, stderr } = npm(['progress', '--', '--import', bad]);
       expect(code).toBe(2);
       expect(stdout).toBe('');
-      expect(stderr.trim()).toMatch(message);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(unwrapped(stderr.trim())).toMatch(message);
+      expect(unwrapped(stderr.trim()).split('\n')).toHaveLength(1);
       expect(readFileSync(progressFile(), 'utf8')).toBe(before);
     }
   });
@@ -282,7 +282,7 @@ describe('npm run progress', () => {
     const before = readFileSync(progressFile(), 'utf8');
     const refused = npm(['progress', '--', '--reset']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: no terminal to confirm in: pass --yes/);
+    expect(unwrapped(refused.stderr)).toMatch(/^error: no terminal to confirm in: pass --yes/);
     expect(readFileSync(progressFile(), 'utf8')).toBe(before);
 
     const { code, stdout } = npm(['progress', '--', '--reset', '--yes']);
@@ -313,8 +313,8 @@ describe('npm run new-problem', () => {
     for (const [argv, message] of cases) {
       const { code, stderr } = npm(['new-problem', '--', ...argv]);
       expect(code).toBe(2);
-      expect(stderr.trim()).toMatch(message);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(unwrapped(stderr.trim())).toMatch(message);
+      expect(unwrapped(stderr.trim()).split('\n')).toHaveLength(1);
     }
     expect(existsSync(path.join(repo, 'solutions', 'good-name'))).toBe(false);
   });

@@ -44,6 +44,12 @@ export class RecentCounter {
 `;
 }
 
+/**
+ * An error message as the command meant it, before it was wrapped to the width: the continuation
+ * lines (indented under the message) joined back. Tests match the message, not where it breaks.
+ */
+export const unwrapped = (text: string): string => text.replace(/\n {7}(?=\S)/g, ' ');
+
 type RunOptions = { env?: Record<string, string | undefined>; input?: string };
 type RunResult = { code: number | null; stdout: string; stderr: string };
 

@@ -41,6 +41,23 @@ export interface IO {
   clear?: () => void;
 }
 
+/** An error line's label: what wraps continues under the message, clear of it. */
+const ERROR_LABEL = /^(error|warning): /;
+
+/**
+ * What goes to stderr, wrapped to the width as everything else is: each line continues under its
+ * own text (under the message after "error: "). Paths and commands are never cut in two.
+ */
+export function wrapError(text: string, width: number = WIDTH): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const hanging = ERROR_LABEL.exec(line)?.[0] ?? /^\s*/.exec(line)?.[0] ?? '';
+      return wrap(line, width, ' '.repeat(hanging.length), { cutLongWords: false });
+    })
+    .join('\n');
+}
+
 export function processIO(): IO {
   const tty = Boolean(process.stdout.isTTY);
   // Text is wrapped to the terminal's width; piped output gets the default.
@@ -63,7 +80,7 @@ export function processIO(): IO {
     },
     err: (text) => {
       settle();
-      process.stderr.write(`${text}\n`);
+      process.stderr.write(`${wrapError(text)}\n`);
     },
     interactive: tty && Boolean(process.stdin.isTTY),
     style: makeStyle(colorEnabled(tty)),

@@ -1,5 +1,6 @@
 // The command entry points as launch.mjs runs them: real process streams, exit codes set on process.
 import { afterAll, afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { unwrapped } from '../helpers.ts';
 
 const previousStateDir = vi.hoisted(() => {
   // A state folder of its own, so that what commands.test.ts does meanwhile cannot show up here.
@@ -63,7 +64,7 @@ test('scripts/grade.ts answers a bad flag with one line and exit code 2', async 
   await import('../../scripts/grade.ts');
   expect(process.exitCode).toBe(2);
   expect(stderr).toHaveLength(1);
-  expect(stderr[0]).toMatch(/^error: .*frobnicate.*\n$/);
+  expect(unwrapped(stderr[0] as string)).toMatch(/^error: .*frobnicate.*\n$/);
   expect(stdout).toEqual([]);
 });
 

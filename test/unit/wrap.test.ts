@@ -8,6 +8,8 @@ import type { CaseResult, ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems } from '../../harness/judge/problems.ts';
 import { formatReport, headline } from '../../harness/terminal/report.ts';
 import { makeStyle } from '../../harness/terminal/style.ts';
+import { wrapError } from '../../scripts/lib/cli.ts';
+import { unwrapped } from '../helpers.ts';
 import {
   DEFAULT_WIDTH,
   MAX_WIDTH,
@@ -258,4 +260,21 @@ test('a long value is cut after a comma rather than inside a number', () => {
   expect(lines.slice(1, -1).every((line) => line.endsWith(','))).toBe(true);
   // With no comma to break at, a word is still cut where the line ends.
   expect(wrap('x'.repeat(50), 40)).toBe(`${'x'.repeat(40)}\n${'x'.repeat(10)}`);
+});
+
+describe('wrapError', () => {
+  test('an error wraps to the width and continues under its message, not its label', () => {
+    const message =
+      'error: Unknown problem "x". Known problems: 933, 362, 346, 359, 1352, token-bucket, fixed-window-limiter';
+    const lines = wrapError(message, 60).split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^ {7}\S/);
+    expect(unwrapped(lines.join('\n'))).toBe(message);
+  });
+
+  test('a path wider than the line is never cut in two', () => {
+    const path = `/tmp/${'x'.repeat(90)}/solution.ts`;
+    expect(wrapError(`error: cannot read ${path}`, 60)).toContain(path);
+  });
 });
