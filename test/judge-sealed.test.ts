@@ -1,11 +1,14 @@
 // Issue 21 ("Sealed for real"): the hostile files that got out of the learner's realm, and what
 // escaped code can still do in the child process. The files are kept in test/fixtures/hostile/.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { ChildSession } from '../harness/judge/child-session.ts';
+import { SCRATCH_DIR, SEAL_KEY_FILE, workerBundle } from '../harness/judge/compile.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
+import { REPO_ROOT } from '../harness/paths.ts';
 
 const problems = loadProblems();
 const p933 = findProblem(problems, '933')!;
@@ -21,5 +24,110 @@ describe('the double-read realm escape (finding 1)', () => {
     expect(report.verdict).toBe('wrong-answer');
     expect(report.followUps.passed).toBe(0);
     expect(report.cases.every((c) => c.status === 'failed')).toBe(true);
+  });
+});
+
+/**
+ * The realm deliberately opened: a runner script is the judge's own code, run in the child's own
+ * realm with `process` and `require`, exactly where escaped learner code would be. This one tries
+ * what escaped code would, prints what happened, and ends the child.
+ */
+const OPENED = String.raw`
+const fs = require('node:fs');
+const results = {};
+const attempt = (name, fn) => {
+  try {
+    const done = fn();
+    results[name] = 'did: ' + String(done).slice(0, 300);
+  } catch (error) {
+    results[name] = 'refused: ' + (error && (error.code || error.message));
+  }
+};
+const targets = globalThis.__kataTestTargets;
+attempt('write outside the project', () => fs.writeFileSync(targets.outside, 'escaped'));
+attempt('write into the cache', () => fs.writeFileSync(targets.cache, 'escaped'));
+attempt('rewrite the worker bundle', () => fs.appendFileSync(targets.worker, '// escaped'));
+attempt('write into the project', () => fs.writeFileSync(targets.project, 'escaped'));
+attempt('write through the fs binding', () => process.binding('fs').open(targets.outside, 0o1101, 0o666, undefined, {}));
+attempt('spawn a process', () => {
+  const run = require('node:child_process').spawnSync('/bin/sh', ['-c', 'touch ' + targets.spawned]);
+  if (run.error) throw run.error;
+  return run.status;
+});
+attempt('exec a process', () => require('node:child_process').execSync('true'));
+attempt('spawn through the binding', () => process.binding('spawn_sync'));
+attempt('load an addon', () => process.dlopen({ exports: {} }, targets.outside));
+attempt('open the inspector', () => new (require('node:inspector').Session)().connect());
+attempt('write from a worker thread', () => {
+  const { Worker } = require('node:worker_threads');
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  new Worker(
+    'const { workerData: w } = require("node:worker_threads"); let r = 1;' +
+      'try { require("node:fs").writeFileSync(w.file, "escaped"); r = 2; } catch { r = 3; }' +
+      'Atomics.store(w.flag, 0, r); Atomics.notify(w.flag, 0);',
+    { eval: true, workerData: { flag, file: targets.fromWorker } },
+  );
+  Atomics.wait(flag, 0, 0, 10000);
+  if (flag[0] !== 2) throw new Error(flag[0] === 3 ? 'ERR_ACCESS_DENIED' : 'no answer');
+  return 'wrote';
+});
+attempt('read the seal key', () => fs.readFileSync(targets.key, 'utf8'));
+attempt('read the project', () => fs.readFileSync(targets.readme, 'utf8'));
+attempt('read the learner state', () => fs.readdirSync(targets.state));
+attempt('read the environment', () => {
+  const found = Object.entries(process.env).filter(([, v]) => /s3cret|redis:/i.test(String(v)));
+  if (found.length === 0) throw new Error('nothing there');
+  return JSON.stringify(found);
+});
+process.stdout.write('OPENED ' + JSON.stringify(results) + '\n');
+throw new Error('the opened runner is done');
+`;
+
+describe('defence in depth: escaped code in the child (the realm opened on purpose)', () => {
+  const dir = path.join(tmpdir(), `window-katas-opened-${process.pid}`);
+  const runner = path.join(SCRATCH_DIR, `runner-opened-test-${process.pid}.js`);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(runner, { force: true });
+  });
+
+  test('cannot write a file, start a process, or read secrets', async () => {
+    mkdirSync(dir, { recursive: true });
+    const worker = await workerBundle();
+    const targets = {
+      outside: path.join(dir, 'outside'),
+      cache: path.join(SCRATCH_DIR, `escaped-${process.pid}`),
+      worker,
+      project: path.join(REPO_ROOT, `escaped-${process.pid}`),
+      spawned: path.join(dir, 'spawned'),
+      fromWorker: path.join(dir, 'from-worker'),
+      key: SEAL_KEY_FILE,
+      readme: path.join(REPO_ROOT, 'README.md'),
+      state: path.join(REPO_ROOT, 'problems'),
+    };
+    mkdirSync(SCRATCH_DIR, { recursive: true });
+    writeFileSync(runner, `globalThis.__kataTestTargets = ${JSON.stringify(targets)};\n${OPENED}`);
+    // What the parent holds that the child must not: an admin URL with its password.
+    const saved = { ...process.env };
+    process.env.REDIS_URL = 'redis://admin:s3cret@127.0.0.1:6379';
+    process.env.KATA_TEST_TOKEN = 's3cret';
+    let session: ChildSession;
+    try {
+      session = new ChildSession(worker);
+    } finally {
+      process.env = saved;
+    }
+    session.open({ runner, learnerFile: 'solution.ts', className: 'X' });
+    await session.listed();
+    session.kill();
+    const line = /^OPENED (.*)$/m.exec(session.output.text);
+    expect(line, session.output.text).not.toBeNull();
+    const results = JSON.parse(line![1] as string) as Record<string, string>;
+    for (const [what, result] of Object.entries(results)) {
+      expect(result, what).toMatch(/^refused: /);
+    }
+    expect(Object.keys(results)).toHaveLength(15);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(targets.cache) || existsSync(targets.project)).toBe(false);
   });
 });

@@ -8,6 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ChildMessage, OpenRequest, ParentMessage } from './child/protocol.ts';
+import { childEnv, sandboxFlags } from './child-sandbox.ts';
 import type { CaseInfo, CaseResult } from './outcome.ts';
 
 /** V8's heap cap for learner code. A reference solution peaks far below this. */
@@ -111,7 +112,10 @@ export class ChildSession {
 
   constructor(workerBundle: string) {
     this.child = fork(workerBundle, [], {
-      execArgv: CHILD_FLAGS,
+      // Confined (see child-sandbox.ts): it reads its scripts only, writes nothing, starts nothing,
+      // and sees none of this process's environment.
+      execArgv: [...CHILD_FLAGS, ...sandboxFlags(workerBundle)],
+      env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
