@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ChildSession } from '../harness/judge/child-session.ts';
-import { SCRATCH_DIR, SEAL_KEY_FILE, workerBundle } from '../harness/judge/compile.ts';
+import {
+  compileLearner,
+  runnerBundle,
+  SCRATCH_DIR,
+  SEAL_KEY_FILE,
+  workerBundle,
+} from '../harness/judge/compile.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
@@ -129,5 +135,45 @@ describe('defence in depth: escaped code in the child (the realm opened on purpo
     expect(Object.keys(results)).toHaveLength(15);
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(targets.cache) || existsSync(targets.project)).toBe(false);
+  });
+});
+
+describe('a case blocked without using CPU (finding 7: Atomics.wait)', () => {
+  test('is stopped at its deadline, said to be blocked, and the problem ends within seconds', async () => {
+    const started = performance.now();
+    const report = await judge({ problem: p933, solutionFile: hostile('atomics-wait-933.ts') });
+    const tookMs = performance.now() - started;
+    expect(report.verdict).toBe('time-limit-exceeded');
+    const stopped = report.cases.filter((c) => c.status === 'time-limit-exceeded');
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const result of stopped) {
+      expect(result.message).toMatch(
+        /it was blocked, not computing .* stopped after \d+ ms of wall time, using \d+ ms of CPU/,
+      );
+    }
+    // Each blocked case costs its deadline of the problem's budget: a few seconds in all, where it
+    // held the problem 87 s before (15 s and more per case).
+    expect(tookMs).toBeLessThan(40_000);
+  });
+
+  test('a case is never given more wall time than the problem has left', async () => {
+    const compiled = await compileLearner(hostile('atomics-wait-933.ts'));
+    if (!compiled.ok) throw new Error(compiled.message);
+    const session = new ChildSession(await workerBundle());
+    session.open({
+      runner: await runnerBundle(p933.suiteFile),
+      learnerFile: hostile('atomics-wait-933.ts'),
+      className: p933.className,
+    });
+    expect((await session.load(compiled.code)).kind).toBe('ready');
+    // A CPU deadline and a blocked time it cannot reach: the problem's wall time left stops it.
+    const outcome = await session.run(0, 60_000, 800);
+    session.kill();
+    expect(outcome.kind).toBe('died');
+    const reason = outcome.kind === 'died' ? outcome.reason : undefined;
+    expect(reason).toMatchObject({ why: 'timeout', stalled: { blocked: false } });
+    const wallMs = reason?.why === 'timeout' ? (reason.stalled?.wallMs ?? 0) : 0;
+    expect(wallMs).toBeGreaterThanOrEqual(700);
+    expect(wallMs).toBeLessThan(5_000);
   });
 });
