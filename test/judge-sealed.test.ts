@@ -1,6 +1,14 @@
 // Issue 21 ("Sealed for real"): the hostile files that got out of the learner's realm, and what
 // escaped code can still do in the child process. The files are kept in test/fixtures/hostile/.
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -15,6 +23,8 @@ import {
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
+import { copyRepo } from '../scripts/lib/repo-copy.ts';
+import { runScript, scratchDir } from './helpers.ts';
 
 const problems = loadProblems();
 const p933 = findProblem(problems, '933')!;
@@ -29,6 +39,8 @@ describe('the double-read realm escape (finding 1)', () => {
     expect(existsSync(mark), 'the file written by escaped code').toBe(false);
     expect(report.verdict).toBe('wrong-answer');
     expect(report.followUps.passed).toBe(0);
+    // The confined child says nothing of its own on stderr (shown as the learner's output).
+    expect(report.output).not.toMatch(/Warning/);
     expect(report.cases.every((c) => c.status === 'failed')).toBe(true);
   });
 });
@@ -175,5 +187,29 @@ describe('a case blocked without using CPU (finding 7: Atomics.wait)', () => {
     const wallMs = reason?.why === 'timeout' ? (reason.stalled?.wallMs ?? 0) : 0;
     expect(wallMs).toBeGreaterThanOrEqual(700);
     expect(wallMs).toBeLessThan(5_000);
+  });
+});
+
+describe('a verdicts cache folder that is a file (finding 7)', () => {
+  test('grade moves it aside and judges, with no stack', () => {
+    const repo = copyRepo(scratchDir('verdicts-file'));
+    const dir = '933-number-of-recent-calls';
+    writeFileSync(
+      path.join(repo, 'problems', dir, 'solution.ts'),
+      readFileSync(path.join(REPO_ROOT, 'solutions', dir, 'solution.ts'), 'utf8'),
+    );
+    const scratch = path.join(repo, 'node_modules', '.cache', 'window-katas');
+    mkdirSync(scratch, { recursive: true });
+    writeFileSync(path.join(scratch, 'verdicts'), 'not a folder');
+    const { code, stdout, stderr } = runScript(repo, ['grade', '--', '933']);
+    expect(stderr).not.toMatch(/EEXIST|ENOTDIR|at .*\(/);
+    expect(stdout).toMatch(/933 .*Accepted/);
+    expect(code).toBe(0);
+    expect(statSync(path.join(scratch, 'verdicts')).isDirectory()).toBe(true);
+    expect(readdirSync(scratch).some((name) => name.startsWith('verdicts.moved-aside-'))).toBe(
+      true,
+    );
+    // And the verdict was remembered in the new folder: the next grade keeps it.
+    expect(runScript(repo, ['grade', '--', '933']).stdout).toMatch(/933 .* kept$/m);
   });
 });

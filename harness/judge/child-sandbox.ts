@@ -32,22 +32,37 @@ const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission')
 function packageDir(name: string, from: string): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
 
-/** The folders of these packages and of everything they depend on, each once. */
+/**
+ * The folders of these packages and of everything they depend on, each as found and as its real
+ * path: Node looks a package up through node_modules (which may be a link, as in a copy of the
+ * repo), then reads it, and resolves what it needs, from where it really is.
+ */
 function packageClosure(names: readonly string[]): string[] {
   const found = new Set<string>();
   const visit = (name: string, from: string): void => {
-    const dir = packageDir(name, from);
-    if (dir === undefined || found.has(dir)) return;
-    found.add(dir);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-      dependencies?: Record<string, string>;
-    };
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir);
+    const seen = packageDir(name, from);
+    if (seen === undefined) return;
+    const dir = realpathSync(seen);
+    const visited = found.has(dir);
+    found.add(seen).add(dir);
+    if (visited) return;
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<
+      'dependencies' | 'optionalDependencies' | 'peerDependencies',
+      Record<string, string> | undefined
+    >;
+    // Optional ones too, when installed: a package that tries one must find it, not be refused.
+    for (const dependency of Object.keys({
+      ...manifest.dependencies,
+      ...manifest.optionalDependencies,
+      ...manifest.peerDependencies,
+    })) {
+      visit(dependency, dir);
+    }
   };
   for (const name of names) visit(name, REPO_ROOT);
   return [...found];
@@ -57,7 +72,10 @@ let readable: string[] | undefined;
 
 /** What the child may read: its scripts, and the packages it loads. */
 export function childReadable(workerScript: string): string[] {
-  readable ??= [realpathOr(SCRATCH_DIR), ...packageClosure(RUN_TIME_PACKAGES)];
+  readable ??= [
+    ...new Set([path.resolve(SCRATCH_DIR), realpathOr(SCRATCH_DIR)]),
+    ...packageClosure(RUN_TIME_PACKAGES),
+  ];
   const script = realpathOr(workerScript);
   const covered = readable.some((dir) => script.startsWith(dir + path.sep));
   return covered ? readable : [...readable, script];
@@ -78,8 +96,10 @@ export function sandboxFlags(workerScript: string): string[] {
     ...childReadable(workerScript).map((dir) => `--allow-fs-read=${dir}`),
     // Its watchdog is a worker thread; workers inherit every limit above.
     '--allow-worker',
-    // The model announces itself on stderr, which the judge shows as the learner's output.
+    // The model announces itself (and warns of --allow-worker) on stderr, which the judge would
+    // show as the learner's output.
     '--disable-warning=ExperimentalWarning',
+    '--disable-warning=SecurityWarning',
   ];
 }
 
