@@ -8,6 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ChildMessage, OpenRequest, ParentMessage } from './child/protocol.ts';
+import { childEnv, sandboxFlags } from './child-sandbox.ts';
 import type { CaseInfo, CaseResult } from './outcome.ts';
 
 /** V8's heap cap for learner code. A reference solution peaks far below this. */
@@ -59,7 +60,15 @@ export type LoadOutcome =
 export type RunOutcome = { kind: 'result'; result: CaseResult } | { kind: 'died'; reason: Death };
 
 export type Death =
-  | { why: 'timeout' }
+  | {
+      why: 'timeout';
+      /**
+       * Set when the CPU deadline was not what stopped it: `blocked` when its main thread sat
+       * blocked (Atomics.wait) for as long as the deadline, neither running nor waiting for a CPU;
+       * else the wall backstop, for a child that got too little CPU to reach its deadline.
+       */
+      stalled?: { blocked: boolean; wallMs: number; cpuMs: number };
+    }
   | { why: 'memory' }
   | { why: 'exit'; code: number | null; signal: string | null };
 
@@ -71,6 +80,24 @@ export function cpuTimeMs(pid: number): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
   } catch {
     return undefined;
+  }
+}
+
+/** futex(2) by architecture: what a thread blocked in Atomics.wait (or on a lock) is inside. */
+const FUTEX_SYSCALL: Partial<Record<string, number>> = { x64: 202, arm64: 98, ia32: 240, arm: 240 };
+
+/**
+ * Whether the process's main thread is blocked in futex(2) now: sleeping on a lock or in
+ * Atomics.wait, not idle in its event loop (epoll) or running. False where /proc cannot tell.
+ */
+export function blockedInFutex(pid: number): boolean {
+  try {
+    const wchan = readFileSync(`/proc/${pid}/wchan`, 'utf8');
+    if (wchan.includes('futex')) return true;
+    const call = Number(readFileSync(`/proc/${pid}/syscall`, 'utf8').split(' ')[0]);
+    return call === FUTEX_SYSCALL[process.arch];
+  } catch {
+    return false;
   }
 }
 
@@ -106,12 +133,22 @@ export class ChildSession {
   spentMs = 0;
   /** The running deadline: CPU time at its start and how much it allows. */
   private deadline: { cpuStartMs: number; cpuLimitMs: number } | undefined;
+  /**
+   * Time the running deadline's main thread has spent blocked (in futex, its CPU time standing
+   * still), and when and at what CPU time the poll last looked.
+   */
+  private blocked = { ms: 0, lastPoll: 0, lastCpu: -1 };
+  /** When the running deadline was armed (performance.now()). */
+  private armedAt = 0;
   /** The running deadline's wall-clock backstop: its timer, and when it fires (performance.now()). */
   private wall: { timer: NodeJS.Timeout; endsAt: number } | undefined;
 
   constructor(workerBundle: string) {
     this.child = fork(workerBundle, [], {
-      execArgv: CHILD_FLAGS,
+      // Confined (see child-sandbox.ts): it reads its scripts only, writes nothing, starts nothing,
+      // and sees none of this process's environment.
+      execArgv: [...CHILD_FLAGS, ...sandboxFlags(workerBundle)],
+      env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
@@ -157,23 +194,49 @@ export class ChildSession {
       if (deadline && cpu !== undefined && cpu - deadline.cpuStartMs > deadline.cpuLimitMs) {
         this.kill({ why: 'timeout' });
       }
+      if (deadline && cpu !== undefined && pid !== undefined) this.countBlocked(pid, cpu);
     }, RSS_POLL_MS);
     this.poll.unref();
   }
 
   /**
-   * Arms a deadline of `limitMs` of the child's CPU time (the wall time the child is given where
-   * /proc cannot tell its CPU time), backed by a wall-clock timer; returns the function that disarms it.
+   * A main thread blocked in futex while the process's CPU time stands still is waiting on nothing
+   * the machine's load explains (a starved child is runnable, not blocked): past the CPU deadline
+   * in such time, it is stopped, and the report says it was blocked.
    */
-  private arm(limitMs: number): () => void {
+  private countBlocked(pid: number, cpu: number): void {
+    const now = performance.now();
+    const { lastPoll, lastCpu } = this.blocked;
+    if (lastCpu === cpu && blockedInFutex(pid)) this.blocked.ms += now - lastPoll;
+    this.blocked.lastPoll = now;
+    this.blocked.lastCpu = cpu;
+    if (this.deadline && this.blocked.ms > this.deadline.cpuLimitMs) {
+      this.kill({ why: 'timeout', stalled: this.stalled(true) });
+    }
+  }
+
+  /** How long the running deadline has run, in wall time and CPU time. */
+  private stalled(blocked: boolean): { blocked: boolean; wallMs: number; cpuMs: number } {
+    const wallMs = Math.round(performance.now() - this.armedAt);
+    return { blocked, wallMs, cpuMs: Math.round(this.spentMs) };
+  }
+
+  /**
+   * Arms a deadline of `limitMs` of the child's CPU time (the wall time the child is given where
+   * /proc cannot tell its CPU time), backed by a wall-clock timer of at most `wallCapMs`; returns
+   * the function that disarms it.
+   */
+  private arm(limitMs: number, wallCapMs = Infinity): () => void {
     const pid = this.child.pid;
     const cpuStartMs = pid === undefined ? undefined : cpuTimeMs(pid);
     const wallMs =
       cpuStartMs === undefined
         ? limitMs
         : Math.max(WALL_FLOOR_MS, limitMs * WALL_FACTOR + WALL_EXTRA_MS);
-    this.setWall(wallMs);
+    this.setWall(Math.min(wallMs, wallCapMs));
     this.spentMs = 0;
+    this.armedAt = performance.now();
+    this.blocked = { ms: 0, lastPoll: this.armedAt, lastCpu: cpuStartMs ?? -1 };
     this.deadline = cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs };
     return () => {
       this.clearWall();
@@ -183,7 +246,7 @@ export class ChildSession {
 
   private setWall(ms: number): void {
     this.clearWall();
-    const timer = setTimeout(() => this.kill({ why: 'timeout' }), ms);
+    const timer = setTimeout(() => this.kill({ why: 'timeout', stalled: this.stalled(false) }), ms);
     this.wall = { timer, endsAt: performance.now() + ms };
   }
 
@@ -271,12 +334,15 @@ export class ChildSession {
     });
   }
 
-  /** Runs one case; the child is killed once it has spent `deadlineMs` of CPU time without answering. */
-  run(index: number, deadlineMs: number): Promise<RunOutcome> {
+  /**
+   * Runs one case; the child is killed once it has spent `deadlineMs` of CPU time without
+   * answering, or as long blocked, or after `wallCapMs` of wall time at the most.
+   */
+  run(index: number, deadlineMs: number, wallCapMs?: number): Promise<RunOutcome> {
     const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
     this.startRssMb = this.peakRssMb = rss ?? 0;
     return new Promise((resolve) => {
-      const disarm = this.arm(deadlineMs);
+      const disarm = this.arm(deadlineMs, wallCapMs);
       const done = (outcome: RunOutcome): void => {
         disarm();
         this.listener = undefined;

@@ -2,9 +2,10 @@
 // ~50 ms). The learner's file is compiled alone, from content read once here: it may import nothing,
 // and the bundle is cached under the hash of that content, so a cache entry can never stand for
 // other code than the file holds now. Every cached script is checked against its own hash before use.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -54,20 +55,59 @@ let counter = 0;
 export const sha256 = (data: string | Buffer): string =>
   createHash('sha256').update(data).digest('hex');
 
-/** Writes a file whole (rename), with its hash beside it. */
+/**
+ * The key of the seals beside cached files (bundles, verdict memos). It lives outside the scratch
+ * folder, where the child that runs learner code cannot read it (see child-sandbox.ts): a file
+ * rewritten with its seal recomputed, by anyone without the key, is not trusted.
+ */
+export const SEAL_KEY_FILE = path.join(path.dirname(SCRATCH_DIR), 'kata-seal.key');
+const SEAL_KEY_BYTES = 32;
+let sealKey: Buffer | undefined;
+
+/** The key, made on first use; two processes making it at once agree on the first one written. */
+function sealingKey(): Buffer {
+  if (sealKey !== undefined) return sealKey;
+  try {
+    const stored = readFileSync(SEAL_KEY_FILE);
+    if (stored.length >= SEAL_KEY_BYTES) return (sealKey = stored);
+  } catch {
+    // not made yet
+  }
+  mkdirSync(path.dirname(SEAL_KEY_FILE), { recursive: true });
+  const temp = `${SEAL_KEY_FILE}.${process.pid}.${(counter += 1)}.tmp`;
+  writeFileSync(temp, randomBytes(SEAL_KEY_BYTES), { mode: 0o600 });
+  try {
+    // A link appears whole, and fails if the key exists: then that one is the key.
+    linkSync(temp, SEAL_KEY_FILE);
+  } catch {
+    const stored = readFileSync(SEAL_KEY_FILE);
+    // A key cut short (by hand): replaced, and everything sealed with it is built again.
+    if (stored.length < SEAL_KEY_BYTES) renameSync(temp, SEAL_KEY_FILE);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  sealKey = readFileSync(SEAL_KEY_FILE);
+  return sealKey;
+}
+
+/** A keyed hash of `data`: only who holds the key can make one that matches. */
+export const seal = (data: string): string =>
+  createHmac('sha256', sealingKey()).update(data).digest('hex');
+
+/** Writes a file whole (rename), with its seal beside it. */
 export function writeVerified(file: string, contents: string): void {
   const temp = `${file}.${process.pid}.${(counter += 1)}.tmp`;
   writeFileSync(temp, contents);
-  writeFileSync(`${temp}.sum`, sha256(contents));
+  writeFileSync(`${temp}.sum`, seal(contents));
   renameSync(`${temp}.sum`, `${file}.sum`);
   renameSync(temp, file);
 }
 
-/** The file's contents if they still hash to what was recorded when it was written; else undefined. */
+/** The file's contents if they still match the seal written with them; else undefined. */
 export function readVerified(file: string): string | undefined {
   try {
     const contents = readFileSync(file, 'utf8');
-    return readFileSync(`${file}.sum`, 'utf8') === sha256(contents) ? contents : undefined;
+    return readFileSync(`${file}.sum`, 'utf8') === seal(contents) ? contents : undefined;
   } catch {
     return undefined;
   }

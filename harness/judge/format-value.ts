@@ -20,21 +20,31 @@ function render(value: unknown, depth: number): string {
   if (depth > 3) return '…';
   // An argument that stands for a fixture: the learner's code received that fixture (a clock).
   if (isFixtureRef(value) && Object.keys(value).length === 1) return value.$fixture;
+  // Read by index, never through the value's own methods: no function of the judge's is ever handed
+  // to a value, even one that is not the plain copy it should be (see read in child/realm.ts).
   if (Array.isArray(value)) {
-    const shown = value.slice(0, 20).map((item) => render(item, depth + 1));
-    if (value.length > 20) shown.push(`… ${value.length - 20} more`);
+    const length = value.length;
+    const shown: string[] = [];
+    for (let i = 0; i < Math.min(length, 20); i++) shown.push(render(value[i], depth + 1));
+    if (length > 20) shown.push(`… ${length - 20} more`);
     return `[${shown.join(',')}]`;
   }
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   try {
-    const entries = Object.entries(value as object).slice(0, 10);
-    // Keys that are names need no quotes: a limiter's answer then fits on one line.
-    const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
-    return `{${entries.map(([k, v]) => `${key(k)}:${render(v, depth + 1)}`).join(',')}}`;
+    const keys = Object.keys(value as object);
+    const shown: string[] = [];
+    for (let i = 0; i < Math.min(keys.length, 10); i++) {
+      const k = keys[i] as string;
+      shown.push(`${key(k)}:${render((value as Record<string, unknown>)[k], depth + 1)}`);
+    }
+    return `{${shown.join(',')}}`;
   } catch {
     return Object.prototype.toString.call(value);
   }
 }
+
+/** Keys that are names need no quotes: a limiter's answer then fits on one line. */
+const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
 
 /** Renders an argument list without its brackets: `1, "a"`. */
 export function formatArgs(args: unknown[]): string {

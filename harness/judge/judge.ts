@@ -17,6 +17,12 @@ import { byTier, countFollowUps, decideVerdict } from './verdict.ts';
  * cases not reached by then are skipped. CPU time, so that a busy machine skips nothing more.
  */
 export const PROBLEM_BUDGET_MS = 6000;
+/**
+ * Wall time the cases of one problem may take in all: the CPU budget with the ten times slack
+ * every wall-clock backstop has. Cases not reached by then are skipped, and such a judgement, which
+ * rests on the machine's load, is not remembered.
+ */
+export const PROBLEM_WALL_MS = 10 * PROBLEM_BUDGET_MS;
 /** A cancelled child waits at most this long to list its cases (it takes tens of milliseconds). */
 const LISTING_WAIT_MS = 1000;
 
@@ -66,10 +72,7 @@ export function killDeadline(timeLimitMs: number): number {
 function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' | 'message'> {
   switch (death.why) {
     case 'timeout':
-      return {
-        status: 'time-limit-exceeded',
-        message: `no answer within ${info.timeLimitMs} ms (stopped after ${killDeadline(info.timeLimitMs)} ms)`,
-      };
+      return { status: 'time-limit-exceeded', message: describeTimeout(death, info) };
     case 'memory':
       return { status: 'memory-limit-exceeded', message: 'the process ran out of memory' };
     case 'exit':
@@ -78,6 +81,18 @@ function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' 
         message: `the process ended (${death.signal ?? `exit code ${death.code}`}) during this case; a solution must not exit or crash its process`,
       };
   }
+}
+
+/** What stopped a case for time, as it happened: CPU time, time blocked, or wall time. */
+function describeTimeout(death: Extract<Death, { why: 'timeout' }>, info: CaseInfo): string {
+  const within = `no answer within ${info.timeLimitMs} ms`;
+  const stalled = death.stalled;
+  if (stalled === undefined)
+    return `${within} (stopped after ${killDeadline(info.timeLimitMs)} ms)`;
+  const spent = `${stalled.wallMs} ms of wall time, using ${stalled.cpuMs} ms of CPU`;
+  return stalled.blocked
+    ? `${within}: it was blocked, not computing (Atomics.wait?), and was stopped after ${spent}`
+    : `${within}: stopped after ${spent} (the machine gave it too little CPU, or it waited)`;
 }
 
 /** The verdict and message when the learner's module never became ready. */
@@ -352,6 +367,8 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
 
   const results: CaseResult[] = [];
   let spentMs = 0;
+  /** Cut short by the problem's wall time: the verdict then rests on the machine's load. */
+  let wallCut = false;
   let decided = false;
   const decide = (): void => {
     if (!decided && !cancelled()) options.onDecided?.(decideVerdict(results));
@@ -370,20 +387,28 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
         'skipped',
         `not run: the problem's ${budget / 1000} s budget of CPU time was spent`,
       );
+    } else if (performance.now() - started >= PROBLEM_WALL_MS) {
+      wallCut = true;
+      result = blank(
+        info,
+        'skipped',
+        `not run: the problem took ${PROBLEM_WALL_MS / 1000} s of wall time already`,
+      );
     } else {
       if (!session.alive) {
         session = openSession();
         await session.load(compiled.code, compiled.libraries);
       }
       const deadline = killDeadline(info.timeLimitMs);
-      let outcome = await session.run(info.index, deadline);
+      const wallLeft = (): number => Math.max(0, PROBLEM_WALL_MS - (performance.now() - started));
+      let outcome = await session.run(info.index, deadline, wallLeft());
       // A child that ended with no reason of ours (not stopped for time or memory; learner code
       // has no process to exit) died of something outside the judge: run the case once more in a
       // fresh child, so that a verdict never rests on such an accident.
       if (outcome.kind === 'died' && outcome.reason.why === 'exit' && !cancelled()) {
         session = openSession();
         await session.load(compiled.code, compiled.libraries);
-        outcome = await session.run(info.index, deadline);
+        outcome = await session.run(info.index, deadline, wallLeft());
       }
       result =
         outcome.kind === 'result'
@@ -414,6 +439,8 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     if (info.tier !== 'follow-up' && decisive && !result.notImplemented) decide();
   }
   decide();
+  if (performance.now() - started >= PROBLEM_WALL_MS) wallCut = true;
+  if (wallCut) key = undefined;
   const failed = results.some((r) => r.status !== 'passed' && r.status !== 'skipped');
   return finish({
     ...report(problem, results, started, output.text),

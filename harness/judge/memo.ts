@@ -3,7 +3,15 @@
 // mistakes, the judge, or Node. Verdicts do not depend on the machine's load (time limits count CPU
 // time with ten times the reference's worst; see README "Margins"), so a remembered one is the one a
 // new judgement would give. Kept beside the compiled bundles, each checked against its hash.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import path from 'node:path';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import type { ProblemReport } from './outcome.ts';
@@ -77,14 +85,33 @@ export function recall(key: string): ProblemReport | undefined {
   }
 }
 
-/** Remembers a finished judgement (never a cancelled one: nothing in it is decided). */
+/**
+ * Remembers a finished judgement (never a cancelled one: nothing in it is decided). A memo is only
+ * a shortcut: when it cannot be written, the judgement stands and is simply judged again next time.
+ */
 export function remember(key: string, report: ProblemReport): void {
   if (report.cancelled) return;
   const fresh: ProblemReport = { ...report };
   delete fresh.reused;
-  mkdirSync(memoDir(), { recursive: true });
-  writeVerified(memoFile(key), JSON.stringify({ key, report: fresh }));
-  forgetOld();
+  try {
+    makeMemoDir();
+    writeVerified(memoFile(key), JSON.stringify({ key, report: fresh }));
+    forgetOld();
+  } catch {
+    // not remembered: see above
+  }
+}
+
+/** The memo folder, made; something else in its place (a file) is moved aside first. */
+function makeMemoDir(): void {
+  const dir = memoDir();
+  try {
+    if (statSync(dir).isDirectory()) return;
+    renameSync(dir, `${dir}.moved-aside-${Date.now()}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dir, { recursive: true });
 }
 
 function forgetOld(): void {

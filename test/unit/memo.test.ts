@@ -1,9 +1,10 @@
 // Verdicts kept from the last grade (harness/judge/memo.ts): reused only for the same code, suite,
 // judge and Node; never a cancelled judgement; never a memo whose file does not match its hash.
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { SCRATCH_DIR, writeVerified } from '../../harness/judge/compile.ts';
+import { SCRATCH_DIR, SEAL_KEY_FILE, writeVerified } from '../../harness/judge/compile.ts';
 import { memoKey, recall, remember, type MemoInputs } from '../../harness/judge/memo.ts';
 import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { emptyProgress, recordReport } from '../../harness/learner/progress.ts';
@@ -89,6 +90,19 @@ describe('remember and recall', () => {
     const file = path.join(SCRATCH_DIR, 'verdicts', `${key.slice(0, 32)}.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('wrong-answer', 'accepted'));
     expect(recall(key)).toBeUndefined();
+  });
+
+  test('a memo forged with its hash recomputed is not reused either (issue 21, finding 7)', () => {
+    const key = memoKey(inputs()) as string;
+    remember(key, report({ verdict: 'wrong-answer' }));
+    const file = path.join(SCRATCH_DIR, 'verdicts', `${key.slice(0, 32)}.json`);
+    const forged = readFileSync(file, 'utf8').replace('wrong-answer', 'accepted');
+    writeFileSync(file, forged);
+    // The checksum as anyone can compute it: a plain SHA-256 of the content.
+    writeFileSync(`${file}.sum`, createHash('sha256').update(forged).digest('hex'));
+    expect(recall(key)).toBeUndefined();
+    // The seal is keyed, and the key is not beside the memos.
+    expect(SEAL_KEY_FILE.startsWith(SCRATCH_DIR + path.sep)).toBe(false);
   });
 });
 

@@ -301,13 +301,25 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
       return 0;
     }
     if (typeof value === 'object') {
-      if (isArray(value) && value.length <= FLAT) {
-        let flat = true;
-        for (let i = 0; i < value.length && flat; i++) flat = primitive(value[i]);
-        if (flat) {
-          out[1] = value.length;
-          for (let i = 0; i < value.length; i++) out[2 + i] = value[i];
-          return 2;
+      if (isArray(value)) {
+        // Each element, and the length, read once: what is checked is what is written. A getter or
+        // a proxy may answer differently to a second read (a primitive to the check, an object to
+        // the copy), and the judge prints what it copied.
+        const length: unknown = (value as unknown[]).length;
+        if (typeof length === 'number' && length >= 0 && length <= FLAT && length % 1 === 0) {
+          let flat = true;
+          for (let i = 0; i < length; i++) {
+            const item = (value as unknown[])[i];
+            if (!primitive(item)) {
+              flat = false;
+              break;
+            }
+            out[2 + i] = item;
+          }
+          if (flat) {
+            out[1] = length;
+            return 2;
+          }
         }
       } else if (getProto(value) === ObjectProto) {
         // for-in with an own check allocates nothing, unlike Object.keys: this runs on every call.
@@ -374,7 +386,9 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
         const e = error as { name?: unknown; message?: unknown; stack?: unknown };
         name = toText(e.name);
         message = toText(e.message);
-        stack = typeof e.stack === 'string' ? e.stack : '';
+        // Read once: a getter could answer text to the check and an object to the copy.
+        const told = e.stack;
+        stack = typeof told === 'string' ? told : '';
       } else {
         message = show(error);
       }
@@ -628,8 +642,11 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
         delete global[exportsName];
         const found = exported?.[className] ?? exported?.default;
         if (typeof found !== 'function') {
+          // Joined here by hand: learner code ran already, and may have replaced Array's join.
           const names = exported ? keysOf(exported) : [];
-          out[1] = names.length > 0 ? `it exports: ${names.join(', ')}` : 'it exports nothing';
+          let list = '';
+          for (let i = 0; i < names.length; i++) list += (i > 0 ? ', ' : '') + toText(names[i]);
+          out[1] = list !== '' ? `it exports: ${list}` : 'it exports nothing';
           return 5;
         }
         Learner = found;

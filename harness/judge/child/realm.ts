@@ -127,6 +127,30 @@ function tag(_key: string, value: unknown): unknown {
 const isPrimitive = (value: unknown): boolean =>
   value === null || (typeof value !== 'object' && typeof value !== 'function');
 
+/**
+ * Thrown when the bridge left something in `out` that is not the primitive its reply promises.
+ * The bridge reads every value once into primitives, so this means it was bent: the thing is
+ * refused without a look (no property read, no conversion, nothing called on it).
+ */
+export class UnreadableReply extends Error {
+  override name = 'UnreadableReply';
+}
+
+/** `value` if it is a primitive of the kind asked for (any primitive when none is), else a refusal. */
+function plain<T>(value: unknown, kind?: 'string' | 'number' | 'boolean'): T {
+  if (kind === undefined ? isPrimitive(value) : typeof value === kind) return value as T;
+  throw new UnreadableReply('the answer was not plain data as it left the realm');
+}
+
+/** A count the bridge wrote: a whole number from 0 to FLAT_MAX. */
+const count = (value: unknown): number => {
+  const n = plain<number>(value, 'number');
+  if (!Number.isInteger(n) || n < 0 || n > FLAT_MAX) {
+    throw new UnreadableReply('the answer was not plain data as it left the realm');
+  }
+  return n;
+};
+
 export interface RealmOptions {
   /**
    * Learner code may use setTimeout and clearTimeout (realms of async problems, where calls are
@@ -201,13 +225,14 @@ export class LearnerRealm implements Port {
         },
       };
     }
-    const found = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
+    const found: unknown = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
     if (found === 0) return { ok: true };
     if (found === REPLY.threw) {
       const reply = this.read(found);
       if (!reply.ok) return { ok: false, error: reply.error };
     }
-    return { ok: false, missing: String(this.out[1]) };
+    const said = this.out[1];
+    return { ok: false, missing: typeof said === 'string' ? said : 'it exports nothing readable' };
   }
 
   private encode(args: readonly unknown[]): { kinds: string; values: unknown[] } {
@@ -254,7 +279,7 @@ export class LearnerRealm implements Port {
       for (let i = 0; i < n && same; i++) same = last.keys[i] === out[2 + 2 * i];
       if (same) return last.build;
     }
-    const keys = Array.from({ length: n }, (_, i) => out[2 + 2 * i]);
+    const keys = Array.from({ length: n }, (_, i) => plain<string>(out[2 + 2 * i], 'string'));
     const build = keys.some((key) => key === '__proto__')
       ? (from: unknown[]): object => {
           const value = {};
@@ -276,44 +301,79 @@ export class LearnerRealm implements Port {
     return build;
   }
 
-  /** Reads the reply the bridge wrote into `out` as a value of the judge's own realm. */
-  private read(code: number): Reply {
+  /**
+   * Reads the reply the bridge wrote into `out` as a value of the judge's own realm. Defence in
+   * depth: every slot is checked to be the primitive the reply promises before it is used, so even a
+   * bent bridge cannot hand the judge an object of the learner's to print or compare.
+   */
+  private read(code: unknown): Reply {
+    try {
+      return this.readPlain(code);
+    } catch (error) {
+      if (!(error instanceof UnreadableReply)) throw error;
+      return {
+        ok: false,
+        error: { isError: true, name: 'TypeError', message: error.message, stack: '' },
+      };
+    }
+  }
+
+  private readPlain(code: unknown): Reply {
     const out = this.out;
     switch (code) {
       case REPLY.primitive:
-        this.ok.value = out[1];
+        this.ok.value = plain(out[1]);
         return this.ok;
       case REPLY.flatObject:
-        this.ok.value = this.shape(out[1] as number)(out);
+        this.ok.value = this.flatObject(count(out[1]));
         return this.ok;
       case REPLY.flatObjectLacking: {
-        const value = this.shape(out[1] as number)(out) as Record<string, unknown>;
+        const value = this.flatObject(count(out[1]), true) as Record<string, unknown>;
         // A field the answer lacks came back as the bridge's marker: the copy lacks it too.
         for (const key in value) if (value[key] === this.missing) delete value[key];
         this.ok.value = value;
         return this.ok;
       }
       case REPLY.flatArray: {
-        const n = out[1] as number;
+        const n = count(out[1]);
         const value: unknown[] = [];
-        for (let i = 0; i < n; i++) value.push(out[2 + i]);
+        for (let i = 0; i < n; i++) value.push(plain(out[2 + i]));
         this.ok.value = value;
         return this.ok;
       }
       case REPLY.json:
-        this.ok.value = JSON.parse(String(out[1]), untag);
+        this.ok.value = JSON.parse(plain<string>(out[1], 'string'), untag);
         return this.ok;
-      default:
+      case REPLY.threw:
         return {
           ok: false,
           error: {
-            name: String(out[1]),
-            message: String(out[2]),
-            stack: String(out[3]),
-            isError: out[4] === true,
+            name: plain<string>(out[1], 'string'),
+            message: plain<string>(out[2], 'string'),
+            stack: plain<string>(out[3], 'string'),
+            isError: plain<boolean>(out[4], 'boolean'),
           },
         };
+      default:
+        throw new UnreadableReply('the realm answered with an unknown reply');
     }
+  }
+
+  /** The flat object in `out` (n fields): keys are text, values primitives (or the missing marker). */
+  private flatObject(n: number, lacking = false): object {
+    const out = this.out;
+    for (let i = 0; i < n; i++) {
+      const value = out[3 + 2 * i];
+      if (
+        typeof value === 'object'
+          ? value !== null && !(lacking && value === this.missing)
+          : typeof value === 'function'
+      ) {
+        throw new UnreadableReply('the answer was not plain data as it left the realm');
+      }
+    }
+    // The keys are checked by shape(), when a shape is new: an answer of the last shape has its keys.
+    return this.shape(n)(out);
   }
 
   reset(fixtures: Record<string, FixtureSpec> | undefined): void {
@@ -342,7 +402,10 @@ export class LearnerRealm implements Port {
         JSON.stringify(spec.args ?? [], tag),
         spec.outbound !== undefined,
       );
-      if (code !== 0) throw new Error(`fixture ${name} failed to build: ${String(this.out[2])}`);
+      if (code !== 0) {
+        const said = this.out[2];
+        throw new Error(`fixture ${name} failed to build: ${typeof said === 'string' ? said : ''}`);
+      }
     }
     this.outboundHost?.reset(outbound);
   }
@@ -482,7 +545,8 @@ export class LearnerRealm implements Port {
   }
 
   status(): string {
-    return String(this.bridge.status());
+    const said: unknown = this.bridge.status();
+    return typeof said === 'string' ? said : '';
   }
 
   dropInstances(): void {
@@ -491,19 +555,21 @@ export class LearnerRealm implements Port {
 
   begin(target: number, method: string, args: readonly unknown[]): number {
     const { kinds, values } = this.encode(args);
-    return Number(this.bridge.begin(target, method, kinds, ...values));
+    return plain<number>(this.bridge.begin(target, method, kinds, ...values), 'number');
   }
 
   settled(ticket: number): Reply | undefined {
-    const code = this.bridge.settled(ticket);
-    return code < 0 ? undefined : this.read(code);
+    const code: unknown = this.bridge.settled(ticket);
+    return code === -1 ? undefined : this.read(code);
   }
 
   clockReads(): number {
-    return Number(this.bridge.takeClockReads());
+    const reads: unknown = this.bridge.takeClockReads();
+    return typeof reads === 'number' ? reads : 0;
   }
 
   drainOutput(): string {
-    return String(this.bridge.drainOutput());
+    const text: unknown = this.bridge.drainOutput();
+    return typeof text === 'string' ? text : '';
   }
 }
