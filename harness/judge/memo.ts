@@ -3,10 +3,11 @@
 // mistakes, the judge, or Node. Verdicts do not depend on the machine's load (time limits count CPU
 // time with ten times the reference's worst; see README "Margins"), so a remembered one is the one a
 // new judgement would give. Kept beside the compiled bundles, each checked against its hash.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import type { ProblemReport } from './outcome.ts';
+import { readRegularFile } from '../read-file.ts';
 
 /** Change when a report's shape or meaning changes: older memos then no longer match. */
 const MEMO_VERSION = 'memo-1';
@@ -25,10 +26,14 @@ export interface MemoInputs {
   className: string;
 }
 
+/** A hash's hex digits, with room to spare: a larger `.sum` is no hash of the judge's. */
+const MAX_SUM_BYTES = 128;
+
 /** The hash a bundle was written with (see writeVerified), or undefined if it has none. */
 function contentHash(bundle: string): string | undefined {
   try {
-    return readFileSync(`${bundle}.sum`, 'utf8');
+    const read = readRegularFile(`${bundle}.sum`, MAX_SUM_BYTES);
+    return read.kind === 'text' ? read.text : undefined;
   } catch {
     return undefined;
   }

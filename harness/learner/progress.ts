@@ -6,17 +6,9 @@ import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
+import { readRegularFile, shownPath, sizeText } from '../read-file.ts';
 import { escapeControl } from '../terminal/escape.ts';
-import {
-  ensureDir,
-  readRegularFile,
-  reason,
-  removeQuietly,
-  shownPath,
-  sizeText,
-  StateError,
-  withLock,
-} from './state.ts';
+import { ensureDir, reason, removeQuietly, StateError, withLock } from './state.ts';
 
 export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
 
