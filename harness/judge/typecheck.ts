@@ -494,7 +494,7 @@ function startChecker(yieldCpu = false): Checker | null {
  * passed in: a function of serveTypeChecks' first five parameters, which the worker and the
  * snapshot run.
  */
-const SERVE_SOURCE =
+export const CHECKER_SOURCE =
   `((read) => (port, load, setup, afterFirstCheck, registry) =>\n` +
   `  (${serveTypeChecks.toString()})(port, load, setup, afterFirstCheck, registry, read))` +
   `(${readOpened.toString()})`;
@@ -576,14 +576,14 @@ function startSnapshotChecker(setup: Setup): Checker | undefined {
 let building: Promise<boolean> | undefined;
 
 function startWorkerChecker(setup: Setup): Checker {
-  building ??= buildCheckerSnapshot(setup, SERVE_SOURCE);
+  building ??= buildCheckerSnapshot(setup, CHECKER_SOURCE);
   // The function's own text, as whatever compiled this module left it: a loader that keeps function
   // names (tsx) wraps them in esbuild's __name, defined here as esbuild defines it.
   const code =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
     `const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });\n` +
     `const cache = (${codeCachedLoader.toString()})(require, workerData);\n` +
-    `(${SERVE_SOURCE})(parentPort, cache.load, workerData, cache.save);\n`;
+    `(${CHECKER_SOURCE})(parentPort, cache.load, workerData, cache.save);\n`;
   // A script of its own, free of whatever flags or loaders started this process.
   const worker = new Worker(code, { eval: true, execArgv: [], workerData: setup });
   const started: Checker = {
@@ -774,5 +774,5 @@ export function warmTypeChecker(
 export function prepareTypeChecker(): Promise<boolean> {
   const typescript = typescriptPath();
   if (typescript === undefined) return Promise.resolve(false);
-  return buildCheckerSnapshot(checkerSetup(typescript, false), SERVE_SOURCE);
+  return buildCheckerSnapshot(checkerSetup(typescript, false), CHECKER_SOURCE);
 }
