@@ -16,7 +16,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, test } from 'vitest';
+import { readOpened } from '../harness/read-file.ts';
 import {
+  CHECKER_SOURCE,
   checkerSetup,
   serveTypeChecks,
   type CheckReply,
@@ -56,7 +58,7 @@ function requests(): CheckRequest[] {
 describe('the checker started from a snapshot', () => {
   test('answers every check as the worker thread does', async () => {
     const setup = checkerSetup(typescript, false);
-    expect(await buildCheckerSnapshot(setup, serveTypeChecks.toString())).toBe(true);
+    expect(await buildCheckerSnapshot(setup, CHECKER_SOURCE)).toBe(true);
 
     const inThread: CheckReply[] = [];
     let listener: ((request: CheckRequest) => void) | undefined;
@@ -64,6 +66,9 @@ describe('the checker started from a snapshot', () => {
       { on: (_, l) => (listener = l), postMessage: (reply) => inThread.push(reply) },
       createRequire(import.meta.url),
       setup,
+      undefined,
+      undefined,
+      readOpened,
     );
     for (const request of requests()) listener?.(request);
 

@@ -6,11 +6,9 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   existsSync,
   linkSync,
-  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -22,6 +20,7 @@ import type * as esbuild from 'esbuild';
 import { LEARNER_GLOBAL } from './child/realm.ts';
 import { librariesFor } from './leetcode-globals.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
+import { readRegularFile, readSolution } from '../read-file.ts';
 
 /**
  * esbuild's JavaScript side costs ~80 ms to load, and most runs need none of it: every bundle they
@@ -47,8 +46,10 @@ function esbuildVersion(): string {
 export const SCRATCH_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas');
 /** Change when the learner's compile options change: old cache entries then no longer match. */
 const LEARNER_OPTIONS_VERSION = 'sealed-1';
-/** A solution file larger than this is not a solution. */
-const MAX_SOURCE_BYTES = 1_000_000;
+/** No file the judge caches comes near this (a bundle is well under a megabyte): one that does is not its. */
+const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+/** A hash's hex digits, with room to spare. */
+const MAX_SUM_BYTES = 128;
 
 let counter = 0;
 
@@ -106,8 +107,10 @@ export function writeVerified(file: string, contents: string): void {
 /** The file's contents if they still match the seal written with them; else undefined. */
 export function readVerified(file: string): string | undefined {
   try {
-    const contents = readFileSync(file, 'utf8');
-    return readFileSync(`${file}.sum`, 'utf8') === seal(contents) ? contents : undefined;
+    const contents = readRegularFile(file, MAX_CACHED_BYTES);
+    const sum = readRegularFile(`${file}.sum`, MAX_SUM_BYTES);
+    if (contents.kind !== 'text' || sum.kind !== 'text') return undefined;
+    return sum.text === seal(contents.text) ? contents.text : undefined;
   } catch {
     return undefined;
   }
@@ -152,49 +155,16 @@ export type LearnerBundle =
     }
   | { ok: false; message: string };
 
-/** Reads the learner's file, or says in one line why it cannot be read. */
-function readSource(file: string): { ok: true; source: string } | { ok: false; message: string } {
-  const shown = path.relative(process.cwd(), file) || file;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) return { ok: false, message: `${shown} is a folder, not a file` };
-    if (!stat.isFile()) return { ok: false, message: `${shown} is not a regular file` };
-    if (stat.size > MAX_SOURCE_BYTES) {
-      return { ok: false, message: `${shown} is ${stat.size} bytes: too large for a solution` };
-    }
-    return { ok: true, source: readFileSync(file, 'utf8') };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    let link: string | undefined;
-    try {
-      if (lstatSync(file).isSymbolicLink()) link = readlinkSync(file);
-    } catch {
-      link = undefined;
-    }
-    if (code === 'ELOOP') {
-      return { ok: false, message: `${shown} is a symbolic link that loops back on itself` };
-    }
-    if (code === 'ENOENT' && link !== undefined) {
-      return {
-        ok: false,
-        message: `${shown} is a symbolic link to ${link}, which does not exist`,
-      };
-    }
-    if (code === 'ENOENT') return { ok: false, message: `${shown} does not exist` };
-    return { ok: false, message: `${shown} cannot be read (${code ?? String(error)})` };
-  }
-}
-
 /**
  * Compiles the learner's solution (with a source map, so stacks point at their own lines) into a
  * script for their realm, or reuses the one compiled from the same content.
  */
 export async function compileLearner(file: string): Promise<LearnerBundle> {
-  const read = readSource(file);
+  const read = readSolution(file);
   if (!read.ok) return read;
-  const key = sha256(`${esbuildVersion()}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.source}`);
+  const key = sha256(`${esbuildVersion()}\0${LEARNER_OPTIONS_VERSION}\0${file}\0${read.text}`);
   const bundle = path.join(SCRATCH_DIR, `learner-${key.slice(0, 32)}.js`);
-  const libraries = await librariesFor(read.source);
+  const libraries = await librariesFor(read.text);
   const cached = readVerified(bundle);
   if (cached !== undefined) return { ok: true, code: cached, libraries };
   try {
@@ -202,7 +172,7 @@ export async function compileLearner(file: string): Promise<LearnerBundle> {
       await loadEsbuild()
     ).build({
       stdin: {
-        contents: read.source,
+        contents: read.text,
         sourcefile: file,
         loader: 'ts',
         resolveDir: path.dirname(file),

@@ -6,7 +6,6 @@
 import {
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -15,6 +14,7 @@ import {
 import path from 'node:path';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import type { ProblemReport } from './outcome.ts';
+import { readRegularFile } from '../read-file.ts';
 
 /** Change when a report's shape or meaning changes: older memos then no longer match. */
 const MEMO_VERSION = 'memo-1';
@@ -33,10 +33,14 @@ export interface MemoInputs {
   className: string;
 }
 
+/** A hash's hex digits, with room to spare: a larger `.sum` is no hash of the judge's. */
+const MAX_SUM_BYTES = 128;
+
 /** The hash a bundle was written with (see writeVerified), or undefined if it has none. */
 function contentHash(bundle: string): string | undefined {
   try {
-    return readFileSync(`${bundle}.sum`, 'utf8');
+    const read = readRegularFile(`${bundle}.sum`, MAX_SUM_BYTES);
+    return read.kind === 'text' ? read.text : undefined;
   } catch {
     return undefined;
   }

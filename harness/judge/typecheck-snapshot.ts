@@ -41,6 +41,8 @@ const WARM_UP_FILES = [
   `const q = new Queue<number>(); q.enqueue(1); export const x = _.sum([q.size()]);`,
 ];
 
+/** How often a checker looks whether the process that started it is still there. */
+const PARENT_POLL_MS = 250;
 /** Build failures are not the learner's business: a slower check is all they cost. */
 const BUILD_TIMEOUT_MS = 120_000;
 /** A build older than this that left its lock behind is dead: the lock is taken over. */
@@ -62,9 +64,13 @@ function cacheDirOf(typescript: string): string {
  * The checker's sources, not their text as a loader compiled them: `grade` (bundled by esbuild),
  * tsx and vitest each print serveTypeChecks differently, and any one build serves them all.
  */
-const SOURCES = ['typecheck.ts', 'typecheck-snapshot.ts'].map((name) =>
-  path.join(REPO_ROOT, 'harness', 'judge', name),
-);
+const SOURCES = [
+  ...['typecheck.ts', 'typecheck-snapshot.ts'].map((name) =>
+    path.join(REPO_ROOT, 'harness', 'judge', name),
+  ),
+  // The checker reads files with its readOpened.
+  path.join(REPO_ROOT, 'harness', 'read-file.ts'),
+];
 
 /** The sources' hashes, read once: they do not change under a running process. */
 let sourcesHash: string[] | undefined;
@@ -116,6 +122,12 @@ serve({ on: (_, listener) => { warmUp = listener; }, postMessage: () => {} }, lo
 ${JSON.stringify(WARM_UP_FILES)}.forEach((text, i) =>
   warmUp({ id: i, file: path.join(setup.root, '.typecheck', 'warm-' + i + '.ts'), text, home: undefined }));
 v8.startupSnapshot.setDeserializeMainFunction(() => {
+  // Should the process that asked die mid-check (SIGTERM, kill -9), this one must not live on: its
+  // main thread may be deep in a check for a long while, so a thread of its own watches the parent.
+  const { Worker } = require('node:worker_threads');
+  new Worker('const parent = ' + process.ppid + '; setInterval(() => { ' +
+    "if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, ${PARENT_POLL_MS});",
+    { eval: true, execArgv: [] }).unref();
   // The first line is the setup; each line after it a check, answered by a line on stdout.
   const lines = require('node:readline').createInterface({ input: process.stdin });
   let check;

@@ -5,12 +5,13 @@
 // two), then incremental, so a save costs tens of milliseconds and the judge's own thread never
 // waits on the checker. Without the `typescript` package (a production-only install) nothing is
 // checked and the judge works as before.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { PROBLEMS_DIR, REPO_ROOT } from '../paths.ts';
+import { readOpened, readRegularFile, readSolution } from '../read-file.ts';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import { LIBRARIES } from './leetcode-globals.ts';
 import {
@@ -86,8 +87,6 @@ declare function queueMicrotask(callback: () => void): void;
 const MAX_SHOWN = 10;
 /** A worker that answers nothing for this long is stopped (and another started for what comes next). */
 const CHECK_TIMEOUT_MS = 20_000;
-/** As in compile.ts: larger is not a solution, and not worth checking. */
-const MAX_SOURCE_BYTES = 1_000_000;
 
 export interface TypeDiagnostic {
   /** The file as given. */
@@ -142,8 +141,8 @@ export interface MessagePortLike {
 
 /**
  * The worker's program. It runs from its own source text (a worker is given code, not this module),
- * so it uses nothing from outside itself: what it needs comes through `load` and `setup`. (Exported
- * for the tests, which also run it in their own thread.)
+ * so it uses nothing from outside itself: what it needs comes through `load`, `setup` and `read`.
+ * (Exported for the tests, which also run it in their own thread.)
  */
 export function serveTypeChecks(
   port: MessagePortLike,
@@ -152,6 +151,12 @@ export function serveTypeChecks(
   afterFirstCheck: () => void = () => {},
   /** Parsed files kept from an earlier language service (typecheck-snapshot.ts's warm-up). */
   registry?: unknown,
+  /**
+   * read-file.ts's readOpened, run from its text (see CHECKER_SOURCE): every file the program
+   * reads besides the learner's (a `/// <reference path>` may name a pipe or /dev/zero) is read
+   * only if it is a regular file of a sane size. Without it (a test's own checker), TypeScript's.
+   */
+  read?: typeof readOpened,
 ): void {
   let ts: typeof import('typescript');
   try {
@@ -173,6 +178,28 @@ export function serveTypeChecks(
   const nodePath = load('node:path') as typeof import('node:path');
   const hash = (load('node:crypto') as typeof import('node:crypto')).createHash;
   const options = ts.convertCompilerOptionsFromJson(setup.options, setup.root).options;
+  /** TypeScript's own libraries are the largest files it reads, a few megabytes at most. */
+  const maxRead = 32 * 1024 * 1024;
+  /** A file's text, decoded as TypeScript decodes it (by its byte order mark); else undefined. */
+  const readText = (file: string): string | undefined => {
+    if (read === undefined) return ts.sys.readFile(file);
+    let opened: ReturnType<typeof readOpened>;
+    try {
+      opened = read(fs, file, maxRead);
+    } catch {
+      return undefined;
+    }
+    if (opened.kind !== 'bytes') return undefined;
+    const data = opened.data;
+    if (data[0] === 0xfe && data[1] === 0xff) {
+      return Buffer.from(data.subarray(2, data.length - (data.length % 2)))
+        .swap16()
+        .toString('utf16le');
+    }
+    if (data[0] === 0xff && data[1] === 0xfe) return data.toString('utf16le', 2);
+    if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) return data.toString('utf8', 3);
+    return data.toString('utf8');
+  };
   // The file being checked is the one root beside the globals (learner files are often scripts,
   // whose declarations are global: two in one program would clash), under a name that never
   // changes: TypeScript then keeps the rest of the program (libraries, their imports resolved) from
@@ -218,14 +245,13 @@ export function serveTypeChecks(
       return version;
     },
     getScriptSnapshot: (file) => {
-      const text = file === slot ? learnerText : (virtual.get(file) ?? ts.sys.readFile(file));
+      const text = file === slot ? learnerText : (virtual.get(file) ?? readText(file));
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     },
     getCurrentDirectory: () => setup.root,
     getDefaultLibFileName: (compilerOptions) => ts.getDefaultLibFilePath(compilerOptions),
     fileExists: (file) => file === slot || virtual.has(file) || ts.sys.fileExists(file),
-    readFile: (file, encoding) =>
-      file === slot ? learnerText : (virtual.get(file) ?? ts.sys.readFile(file, encoding)),
+    readFile: (file) => (file === slot ? learnerText : (virtual.get(file) ?? readText(file))),
     readDirectory: ts.sys.readDirectory,
     directoryExists: ts.sys.directoryExists,
     getDirectories: ts.sys.getDirectories,
@@ -463,8 +489,15 @@ function startChecker(yieldCpu = false): Checker | null {
   return startSnapshotChecker(setup) ?? startWorkerChecker(setup);
 }
 
-/** The checker's program as source text (see serveTypeChecks): what the worker and the snapshot run. */
-const SERVE_SOURCE = serveTypeChecks.toString();
+/**
+ * The checker's program as source text (see serveTypeChecks), with the one safe way to read a file
+ * passed in: a function of serveTypeChecks' first five parameters, which the worker and the
+ * snapshot run.
+ */
+export const CHECKER_SOURCE =
+  `((read) => (port, load, setup, afterFirstCheck, registry) =>\n` +
+  `  (${serveTypeChecks.toString()})(port, load, setup, afterFirstCheck, registry, read))` +
+  `(${readOpened.toString()})`;
 
 /** What to do with an answer, whichever kind of checker gave it. */
 function onReply(started: Checker, reply: CheckReply): void {
@@ -543,14 +576,14 @@ function startSnapshotChecker(setup: Setup): Checker | undefined {
 let building: Promise<boolean> | undefined;
 
 function startWorkerChecker(setup: Setup): Checker {
-  building ??= buildCheckerSnapshot(setup, SERVE_SOURCE);
+  building ??= buildCheckerSnapshot(setup, CHECKER_SOURCE);
   // The function's own text, as whatever compiled this module left it: a loader that keeps function
   // names (tsx) wraps them in esbuild's __name, defined here as esbuild defines it.
   const code =
     `const { parentPort, workerData } = require('node:worker_threads');\n` +
     `const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });\n` +
     `const cache = (${codeCachedLoader.toString()})(require, workerData);\n` +
-    `(${SERVE_SOURCE})(parentPort, cache.load, workerData, cache.save);\n`;
+    `(${CHECKER_SOURCE})(parentPort, cache.load, workerData, cache.save);\n`;
   // A script of its own, free of whatever flags or loaders started this process.
   const worker = new Worker(code, { eval: true, execArgv: [], workerData: setup });
   const started: Checker = {
@@ -586,9 +619,14 @@ const ANSWERS_DIR = path.join(SCRATCH_DIR, 'typecheck');
 /** Change when what an answer holds changes. */
 const ANSWER_FORMAT = 1;
 
+/** The lock file and the files a solution imports are far smaller; a larger one is not hashed. */
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** The hash of a file's text; undefined when it is not a regular file of a sane size (a pipe). */
 function fileHash(file: string): string | undefined {
   try {
-    return sha256(readFileSync(file, 'utf8'));
+    const read = readRegularFile(file, MAX_INPUT_BYTES);
+    return read.kind === 'text' ? sha256(read.text) : undefined;
   } catch {
     return undefined;
   }
@@ -658,13 +696,10 @@ export function checkTypes(
   // Without TypeScript nothing is checked, kept answers included: the judge works as it did.
   if (checker === undefined && typescriptPath() === undefined) checker = null;
   if (checker === null || signal?.aborted) return Promise.resolve(undefined);
-  let text: string;
-  try {
-    if (statSync(file).size > MAX_SOURCE_BYTES) return Promise.resolve([]);
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return Promise.resolve([]); // the judge says why it cannot read the file
-  }
+  // Read as compiling reads it: a pipe, a device or a huge file is refused at once, never waited on.
+  const read = readSolution(file);
+  if (!read.ok) return Promise.resolve([]); // compiling it says why it cannot be read
+  const text = read.text;
   const where = answerFile(file, text, options.home);
   const withFile = (errors: KeptAnswer['errors']): TypeDiagnostic[] =>
     errors.map((error) => ({ file, ...error }));
@@ -739,5 +774,5 @@ export function warmTypeChecker(
 export function prepareTypeChecker(): Promise<boolean> {
   const typescript = typescriptPath();
   if (typescript === undefined) return Promise.resolve(false);
-  return buildCheckerSnapshot(checkerSetup(typescript, false), SERVE_SOURCE);
+  return buildCheckerSnapshot(checkerSetup(typescript, false), CHECKER_SOURCE);
 }

@@ -1,9 +1,8 @@
 // The learning material kept beside each reference: hints, quiz questions, an explanation and the
 // pristine stub. Read and checked here, so that every command sees the same, valid content.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../judge/problems.ts';
-import { readRegularFile } from './state.ts';
+import { readRegularFile, readTextOrThrow } from '../read-file.ts';
 
 export interface QuizQuestion {
   question: string;
@@ -15,6 +14,12 @@ export interface QuizQuestion {
 }
 
 export const MIN_HINTS = 3;
+/** Hints, a quiz, an explanation or a stub is a few kilobytes; a file far larger is not one. */
+const MAX_MATERIAL_BYTES = 1024 * 1024;
+
+/** A material file's text, or an Error of one line (it is a pipe, a folder, too large…). */
+export const readMaterialFile = (file: string): string =>
+  readTextOrThrow(file, MAX_MATERIAL_BYTES, 'such a file');
 export const MIN_QUESTIONS = 5;
 
 const file = (problem: Problem, name: string): string =>
@@ -32,7 +37,7 @@ export const pristineStubFile = (problem: Problem): string => file(problem, 'stu
  */
 export function isShippedStub(problem: Problem): boolean {
   try {
-    const pristine = readFileSync(pristineStubFile(problem), 'utf8');
+    const pristine = readMaterialFile(pristineStubFile(problem));
     const read = readRegularFile(problem.stubFile, Buffer.byteLength(pristine));
     return read.kind === 'text' && read.text === pristine;
   } catch {
@@ -41,7 +46,7 @@ export function isShippedStub(problem: Problem): boolean {
 }
 
 export function loadHints(problem: Problem): string[] {
-  const hints: unknown = JSON.parse(readFileSync(hintsFile(problem), 'utf8'));
+  const hints: unknown = JSON.parse(readMaterialFile(hintsFile(problem)));
   if (
     !Array.isArray(hints) ||
     hints.length < MIN_HINTS ||
@@ -69,7 +74,7 @@ function isQuestion(q: unknown): q is QuizQuestion {
 }
 
 export function loadQuiz(problem: Problem): QuizQuestion[] {
-  const quiz: unknown = JSON.parse(readFileSync(quizFile(problem), 'utf8'));
+  const quiz: unknown = JSON.parse(readMaterialFile(quizFile(problem)));
   if (!Array.isArray(quiz) || quiz.length < MIN_QUESTIONS || !quiz.every(isQuestion)) {
     throw new Error(
       `${quizFile(problem)} must be an array of at least ${MIN_QUESTIONS} well-formed questions`,
@@ -79,5 +84,5 @@ export function loadQuiz(problem: Problem): QuizQuestion[] {
 }
 
 export function loadExplanation(problem: Problem): string {
-  return readFileSync(explanationFile(problem), 'utf8');
+  return readMaterialFile(explanationFile(problem));
 }

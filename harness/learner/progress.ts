@@ -6,17 +6,9 @@ import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
+import { readRegularFile, shownPath, sizeText } from '../read-file.ts';
 import { escapeControl } from '../terminal/escape.ts';
-import {
-  ensureDir,
-  readRegularFile,
-  reason,
-  removeQuietly,
-  shownPath,
-  sizeText,
-  StateError,
-  withLock,
-} from './state.ts';
+import { ensureDir, reason, removeQuietly, StateError, withLock } from './state.ts';
 
 export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
 
@@ -60,6 +52,18 @@ const RANK: Record<Verdict, number> = {
   'compile-error': 2,
   'not-started': 3,
 };
+
+/**
+ * No more passed than there are: a suite or a quiz that has since lost follow-ups or questions
+ * would otherwise leave an old best above the new total, which no import would take.
+ */
+function settle(entry: ProblemProgress): ProblemProgress {
+  entry.followUpsPassed = Math.min(entry.followUpsPassed, entry.followUpsTotal);
+  if (entry.quiz && entry.quiz.best > entry.quiz.total) {
+    entry.quiz = { ...entry.quiz, best: entry.quiz.total };
+  }
+  return entry;
+}
 
 export function emptyProgress(): Progress {
   return { version: 1, problems: {} };
@@ -124,7 +128,11 @@ function readProgress(warn: (message: string) => void, file: string, forUpdate: 
   } else {
     try {
       const parsed: unknown = JSON.parse(read.text);
-      if (isProgress(parsed)) return parsed;
+      if (isProgress(parsed)) {
+        // Written so by an earlier version (see settle): read as this one writes it.
+        Object.values(parsed.problems).forEach(settle);
+        return parsed;
+      }
       why = 'unexpected shape';
     } catch (error) {
       why = (error as Error).message;
@@ -213,7 +221,7 @@ export function recordReport(
   }
   const accepted = report.verdict === 'accepted';
   const better = !previous || RANK[report.verdict] < RANK[previous.bestVerdict];
-  progress.problems[report.dir] = {
+  progress.problems[report.dir] = settle({
     // Hints, solution views and quiz scores are not the judge's to change.
     ...previous,
     firstAttempted: previous?.firstAttempted ?? at,
@@ -224,7 +232,7 @@ export function recordReport(
     lastVerdict: report.verdict,
     followUpsPassed: Math.max(previous?.followUpsPassed ?? 0, report.followUps.passed),
     followUpsTotal: report.followUps.total,
-  };
+  });
 }
 
 /** The entry for a problem, created blank (not started, no attempts) on first use. */
@@ -275,7 +283,7 @@ function mergeEntry(mine: ProblemProgress, theirs: ProblemProgress): ProblemProg
     const newest = quizzes.reduce((a, b) => (a.at >= b.at ? a : b));
     merged.quiz = { ...newest, best: Math.max(...quizzes.map((q) => q.best)) };
   }
-  return merged;
+  return settle(merged);
 }
 
 /** Merges an imported record into this one; neither loses what it knew. */
@@ -297,6 +305,8 @@ export function isSolved(progress: Progress, dir: string): boolean {
 /** A count (attempts) may be large; the others (hints, follow-ups, quiz questions) stay small. */
 const MAX_ATTEMPTS = 1_000_000;
 const MAX_SMALL_COUNT = 1_000;
+/** Every problem has a handful of hints (four or five today): a count far past that is no count. */
+const MAX_HINTS = 50;
 const MAX_PROBLEMS = 1_000;
 /** A folder name, as the catalogue makes them: lower-case kebab case. */
 const DIR_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -310,10 +320,45 @@ const CLOCK_SLACK_MS = 24 * 60 * 60 * 1000;
 type Problems = (field: string, wanted: string, value: unknown) => string;
 
 /**
+ * What in one problem's record, each field sound on its own, contradicts another field; undefined
+ * when nothing does. Only what this program never writes is refused (see settle): times out of
+ * order are taken, since a clock that stepped back leaves them so.
+ */
+function inconsistency(e: ProblemProgress, at: (field: string) => string): string | undefined {
+  if (e.followUpsPassed > e.followUpsTotal) {
+    return `${at('followUpsPassed')} (${e.followUpsPassed}) is more than its ${e.followUpsTotal} follow-ups`;
+  }
+  for (const score of ['best', 'last'] as const) {
+    if (e.quiz && e.quiz[score] > e.quiz.total) {
+      return `${at(`quiz.${score}`)} (${e.quiz[score]}) is more than its ${e.quiz.total} questions`;
+    }
+  }
+  if (e.hintsUsed !== undefined && e.hintsUsed > MAX_HINTS) {
+    return `${at('hintsUsed')} (${e.hintsUsed}) is more hints than any problem has (${MAX_HINTS} at most)`;
+  }
+  if ((e.bestVerdict === 'accepted') !== (e.firstAccepted !== null)) {
+    return e.firstAccepted === null
+      ? `${at('firstAccepted')} is null, yet bestVerdict is accepted`
+      : `${at('firstAccepted')} is a time, yet bestVerdict is ${e.bestVerdict}, not accepted`;
+  }
+  if (e.lastVerdict !== undefined && RANK[e.lastVerdict] < RANK[e.bestVerdict]) {
+    return `${at('lastVerdict')} (${e.lastVerdict}) is better than bestVerdict (${e.bestVerdict})`;
+  }
+  if (e.bestVerdict !== 'not-started' && e.attempts === 0) {
+    return `${at('attempts')} is 0, yet bestVerdict is ${e.bestVerdict}: judged, it was attempted`;
+  }
+  if (e.solutionViewedBeforeAccepted === true && !e.solutionViewed) {
+    return `${at('solutionViewedBeforeAccepted')} is true, yet solutionViewed has no time`;
+  }
+  return undefined;
+}
+
+/**
  * Checks a record read from a file someone else may have written, as strictly as a judge would: the
  * first thing wrong with it, in words ("problems.933.attempts must be …, not -1"), or undefined when
  * it can be merged as it is. Counts must be whole numbers in range, dates real ISO times between
- * 2000 and tomorrow, folder names as the catalogue makes them.
+ * 2000 and tomorrow, folder names as the catalogue makes them, and the fields of a problem must
+ * agree with each other (see inconsistency): 50 follow-ups passed of 5 is refused.
  */
 export function checkRecord(value: unknown, now = new Date()): string | undefined {
   const latestDate = new Date(now.getTime() + CLOCK_SLACK_MS).toISOString();
@@ -399,14 +444,8 @@ export function checkRecord(value: unknown, now = new Date()): string | undefine
             count(at('quiz.last'), quiz.last, MAX_SMALL_COUNT) ??
             date(at('quiz.at'), quiz.at)));
     if (problem) return problem;
-    // Each field is sound on its own. Few must agree with each other: a suite or a quiz that has
-    // since lost cases or questions leaves more passed (or a best score) than there are now, and a
-    // clock that stepped back leaves times out of order, in records this very program wrote. But
-    // the latest score was taken on the quiz of that day, whose size is recorded beside it.
-    const e = entry as unknown as ProblemProgress;
-    if (e.quiz && e.quiz.last > e.quiz.total) {
-      return `${at('quiz.last')} (${e.quiz.last}) is more than its ${e.quiz.total} questions`;
-    }
+    const unsound = inconsistency(entry as unknown as ProblemProgress, at);
+    if (unsound) return unsound;
   }
   return undefined;
 }

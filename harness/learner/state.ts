@@ -7,22 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import {
   closeSync,
-  constants,
-  fstatSync,
   linkSync,
-  lstatSync,
   mkdirSync,
   openSync,
-  readlinkSync,
-  readSync,
   renameSync,
   rmSync,
   statSync,
   unlinkSync,
   writeSync,
-  type Stats,
 } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile, shownPath } from '../read-file.ts';
 import { escapeControl } from '../terminal/escape.ts';
 
 /**
@@ -30,14 +25,6 @@ import { escapeControl } from '../terminal/escape.ts';
  * what is wrong and what to do, in one line, and the command exits non-zero without a stack.
  */
 export class StateError extends Error {}
-
-/** A path as the learner would type it: relative when it lies below the current folder. */
-export function shownPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  const shown =
-    relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-  return escapeControl(shown);
-}
 
 /** Removes a file if it is there; never throws (for cleaning up after a failure). */
 export function removeQuietly(file: string): void {
@@ -91,78 +78,6 @@ export function ensureDir(dir: string, purpose: string): void {
     }
     throw new StateError(`cannot make ${shownPath(dir)} for ${purpose}: ${reason(error)}`);
   }
-}
-
-/** What a path holds, for a message: "a folder", "a link to /dev/zero (a character device)". */
-export function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a named pipe';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
-
-/** What a path that is not a regular file holds, saying so when it is a link. */
-export function describeNonRegular(file: string, stats: Stats): string {
-  try {
-    if (lstatSync(file).isSymbolicLink()) {
-      return `a link to ${escapeControl(readlinkSync(file))} (${kindOf(stats)})`;
-    }
-  } catch {
-    // Gone meanwhile: describe what was opened.
-  }
-  return kindOf(stats);
-}
-
-export type FileRead =
-  | { kind: 'missing' }
-  | { kind: 'text'; text: string }
-  | { kind: 'too-big'; bytes: number }
-  /** A folder, device, pipe or socket (or a link to one): `what` describes it. */
-  | { kind: 'not-regular'; what: string };
-
-/**
- * Reads a file only if it is a regular file of at most `maxBytes` (links are followed). The check is
- * made on the opened file, and the open does not wait for a writer, so no path can make it hang.
- * A missing file (or a path through a file) is `missing`; any other failure is thrown as it is.
- */
-export function readRegularFile(file: string, maxBytes: number): FileRead {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { kind: 'not-regular', what: describeNonRegular(file, stats) };
-    if (stats.size > maxBytes) return { kind: 'too-big', bytes: stats.size };
-    // Read up to one byte past the cap: a file that grew since fstat is still refused.
-    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length === buffer.length) {
-        if (length > maxBytes) return { kind: 'too-big', bytes: length };
-        break;
-      }
-    }
-    return { kind: 'text', text: buffer.subarray(0, length).toString('utf8') };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** "10 MB", "1.5 kB": a size for a message. */
-export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} kB`;
-  return `${bytes} bytes`;
 }
 
 // --- The lock -----------------------------------------------------------------------------------

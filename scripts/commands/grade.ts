@@ -1,6 +1,6 @@
 // `npm run grade [problem...] [--dir DIR] [--json] [--reveal]`: judges every problem (or those named)
 // and prints a table and a summary; records progress unless grading solutions kept elsewhere.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
@@ -172,7 +172,8 @@ export async function grade(argv: string[], io: IO): Promise<number> {
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new UsageError(`--dir ${shownArg(values.dir)} is not a directory`);
     fileOf = (problem) => path.join(dir, problem.dir, 'solution.ts');
-    chosen = chosen.filter((problem) => existsSync(fileOf(problem)));
+    // Anything there counts, a dangling link too: judging it says what is wrong with it.
+    chosen = chosen.filter((problem) => lstatSync(fileOf(problem), { throwIfNoEntry: false }));
     if (chosen.length === 0) {
       throw new UsageError(
         `--dir ${shownArg(values.dir)} holds no <problem-dir>/solution.ts (e.g. ${all[0]?.dir}/solution.ts)`,

@@ -19,7 +19,8 @@ import {
   recordReport,
   updateProgress,
 } from '../../harness/learner/progress.ts';
-import { readRegularFile, shownPath, sizeText, StateError } from '../../harness/learner/state.ts';
+import { StateError } from '../../harness/learner/state.ts';
+import { readTextOrThrow } from '../../harness/read-file.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
 import { formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import type { Verdict } from '../../harness/judge/outcome.ts';
@@ -121,14 +122,9 @@ async function judgeAndShow(
 
 /** The statement, read only if it is a regular file of a sane size: one clear line otherwise. */
 function readStatement(problem: Problem): string {
-  return readMaterial(problem, 'statement', () => {
-    const read = readRegularFile(problem.statementFile, MAX_STATEMENT_BYTES);
-    if (read.kind === 'text') return read.text;
-    const shown = shownPath(problem.statementFile);
-    if (read.kind === 'missing') throw new Error(`${shown} is missing`);
-    if (read.kind === 'too-big') throw new Error(`${shown} is ${sizeText(read.bytes)}`);
-    throw new Error(`${shown} is ${read.what}, not a regular file`);
-  });
+  return readMaterial(problem, 'statement', () =>
+    readTextOrThrow(problem.statementFile, MAX_STATEMENT_BYTES, 'a statement'),
+  );
 }
 
 function pickNext(problems: Problem[], io: IO): Problem | undefined {
@@ -293,7 +289,13 @@ async function openKata(
   // Watching goes on: the learner can fix the state folder meanwhile.
   if (unsaved) io.err(`error: ${errorLine(unsaved.message)}`);
 
-  const watcher = watch(problem.stubFile, { ignoreInitial: true });
+  // Only the file itself: should solution.ts become a folder (or a link to /), what is inside it is
+  // never walked; judging it says in one line that it is not a file.
+  const inside = problem.stubFile + path.sep;
+  const watcher = watch(problem.stubFile, {
+    ignoreInitial: true,
+    ignored: (file: string) => file.startsWith(inside),
+  });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   const watching = `Watching ${stub}: save to judge again · h for a hint · q or Ctrl-C to quit`;
   // The verdict again at the bottom, where the eye lands after a long report.
@@ -338,7 +340,7 @@ async function openKata(
       });
     }, DEBOUNCE_MS);
   };
-  watcher.on('change', rejudge).on('add', rejudge);
+  watcher.on('change', rejudge).on('add', rejudge).on('addDir', rejudge);
   // The file as first judged has type errors: judge it again (with the checker warm by now), unless
   // a save has asked for that already.
   void warming?.then((errors) => {

@@ -24,14 +24,8 @@ import {
   type ProblemProgress,
   type Progress,
 } from '../../harness/learner/progress.ts';
-import {
-  ensureDir,
-  readRegularFile,
-  reason as fileReason,
-  sizeText,
-  StateError,
-  type FileRead,
-} from '../../harness/learner/state.ts';
+import { ensureDir, reason as fileReason, StateError } from '../../harness/learner/state.ts';
+import { readRegularFile, sizeText, type FileRead } from '../../harness/read-file.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';

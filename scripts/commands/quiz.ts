@@ -149,7 +149,8 @@ function record(problem: Problem, score: number, total: number, io: IO): number 
   // Read progress afresh, under the lock: the learner may have judged a solution while answering.
   return updateProgress(io.err, (progress) => {
     const entry = entryFor(progress, problem.dir);
-    const best = Math.max(entry.quiz?.best ?? 0, score);
+    // No more than this quiz's questions: an older, longer quiz's best does not carry over whole.
+    const best = Math.min(total, Math.max(entry.quiz?.best ?? 0, score));
     entry.quiz = { best, last: score, total, at: new Date().toISOString() };
     return best;
   });

@@ -6,23 +6,15 @@ import {
   copyFileSync,
   lstatSync,
   mkdirSync,
-  readFileSync,
   readlinkSync,
   renameSync,
   statSync,
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { pristineStubFile } from '../../harness/learner/learning.ts';
-import {
-  describeNonRegular,
-  ensureDir,
-  kindOf,
-  readRegularFile,
-  reason,
-  removeQuietly,
-  shownPath,
-} from '../../harness/learner/state.ts';
+import { pristineStubFile, readMaterialFile } from '../../harness/learner/learning.ts';
+import { ensureDir, reason, removeQuietly } from '../../harness/learner/state.ts';
+import { describeNonRegular, kindOf, readRegularFile, shownPath } from '../../harness/read-file.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
@@ -83,7 +75,7 @@ function inspect(problem: Problem): Stub {
 /** Whether solution.ts is the stub as shipped (a link to a copy of the stub counts too). */
 function isPristine(problem: Problem, stub: Stub): boolean {
   const pristine = readMaterial(problem, 'pristine stub', () =>
-    readFileSync(pristineStubFile(problem), 'utf8'),
+    readMaterialFile(pristineStubFile(problem)),
   );
   if (stub.kind === 'missing' || (stub.kind === 'link' && !stub.file)) return false;
   // A file of another size is not the stub: no need to read it (it may be huge).

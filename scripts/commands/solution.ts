@@ -1,8 +1,7 @@
 // `npm run solution <problem> [--yes]`: the reference solution, as source, and the explanation of
 // its idea, cost and traps. Before the learner's own solution is accepted this is a spoiler, so it
 // asks first (or wants --yes) and records that they looked; afterwards it is there to compare.
-import { readFileSync } from 'node:fs';
-import { loadExplanation } from '../../harness/learner/learning.ts';
+import { loadExplanation, readMaterialFile } from '../../harness/learner/learning.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import {
@@ -41,9 +40,7 @@ export function paintSource(source: string, style: Style): string[] {
 /** The page to show, read before anything is asked or recorded: missing material fails first. */
 export function page(problem: Problem, io: Pick<IO, 'style'>): string {
   const rule = io.style.dim('─'.repeat(WIDTH));
-  const source = readMaterial(problem, 'reference', () =>
-    readFileSync(problem.referenceFile, 'utf8'),
-  );
+  const source = readMaterial(problem, 'reference', () => readMaterialFile(problem.referenceFile));
   const explanation = readMaterial(problem, 'explanation', () => loadExplanation(problem));
   return [
     io.style.bold(wrap(`${problem.id} · ${problem.title} — the reference solution`, WIDTH, '  ')),

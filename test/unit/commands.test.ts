@@ -110,7 +110,8 @@ describe('grade', () => {
 
   test('the untouched stub: Not Started in the table, exit 1, and no attempt recorded', async () => {
     const io = captureIO();
-    expect(await grade(['933'], io)).toBe(1);
+    // --fresh: an earlier run of this test leaves the stub's verdict kept.
+    expect(await grade(['933', '--fresh'], io)).toBe(1);
     const out = text(io.stdout);
     expect(out).toMatch(/^problem +level +verdict +cases +f-ups +time$/m);
     expect(out).toMatch(

@@ -216,13 +216,20 @@ describe('watch mode', () => {
     await until(/Watching/);
     const watcher = fake.watchers[0]!;
     expect(watcher.file).toBe(stub933);
-    expect(watcher.options).toEqual({ ignoreInitial: true });
+    const { ignored, ...options } = watcher.options as { ignored: (file: string) => boolean };
+    expect(options).toEqual({ ignoreInitial: true });
+    // The file is watched, never what is inside it, should it become a folder or a link to one.
+    expect(ignored(stub933)).toBe(false);
+    expect(ignored(path.join(stub933, 'inside.ts'))).toBe(true);
+    expect(ignored(`${stub933}x`)).toBe(false);
 
     const mark = io.stdout.length;
     watcher.emit('change', stub933);
     watcher.emit('change', stub933);
     // An editor that saves by renaming a new file over the old one.
     watcher.emit('add', stub933);
+    // A folder in its place is judged too (to say that it is no file).
+    watcher.emit('addDir', stub933);
     await until(/— Accepted/, mark);
     // Long enough for any other save of the burst to have been judged, had it been.
     await sleep(150);

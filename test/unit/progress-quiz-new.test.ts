@@ -230,7 +230,9 @@ describe('progress', () => {
           firstAccepted: day(2),
           lastAttempted: day(4),
           attempts: 2,
-          bestVerdict: 'wrong-answer',
+          // Accepted there, broken since (as its first acceptance says; a record agrees with itself).
+          bestVerdict: 'accepted',
+          lastVerdict: 'wrong-answer',
           quiz: { best: 3, last: 3, total: 6, at: day(4) },
         }),
         // A worse verdict elsewhere does not undo an acceptance here.
@@ -338,7 +340,7 @@ describe('progress', () => {
   });
 
   test('--reset keeps a backup first, says where, and the backup can be imported back', async () => {
-    const saved = record({ [DIR933]: entry({ bestVerdict: 'accepted' }) });
+    const saved = record({ [DIR933]: entry({ bestVerdict: 'accepted', firstAccepted: day(1) }) });
     const io = { ...captureIO(), interactive: true, ask: async () => 'y' };
     const { code } = await run(progress, ['--reset'], io);
     expect(code).toBe(0);

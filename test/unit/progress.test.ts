@@ -231,6 +231,15 @@ describe('recordReport', () => {
     expect(progress.problems['1-a']?.lastAttempted).toBe(day(4).toISOString());
   });
 
+  test('a suite that lost follow-ups keeps no more passed than it now has', () => {
+    const progress = emptyProgress();
+    recordReport(progress, report('accepted', { passed: 5, total: 5 }), day(1));
+    recordReport(progress, report('accepted', { passed: 4, total: 4 }), day(2));
+    expect(progress.problems['1-a']).toMatchObject({ followUpsPassed: 4, followUpsTotal: 4 });
+    // What it writes, an import takes (finding 7: 50 of 5 was taken, now refused).
+    expect(checkRecord(progress)).toBeUndefined();
+  });
+
   test('problems are kept apart by folder', () => {
     const progress = emptyProgress();
     recordReport(progress, report('accepted', undefined, '1-a'), day(1));

@@ -241,6 +241,39 @@ describe('progress --import refuses out-of-range records, and changes nothing', 
       /"a\\u001b\[2J" is not a problem folder name/,
     ],
     ['problems that are a list', '{"version":1,"problems":[]}', /problems must be an object/],
+    // Sound fields that contradict each other (finding 7: 50/5 follow-ups was taken).
+    [
+      '50 of 5 follow-ups passed',
+      record({ followUpsPassed: 50, followUpsTotal: 5 }),
+      /problems\.933-number-of-recent-calls\.followUpsPassed \(50\) is more than its 5 follow-ups/,
+    ],
+    [
+      'a best quiz score over its total',
+      record({ quiz: { ...good.quiz, best: 7 } }),
+      /quiz\.best \(7\) is more than its 6 questions/,
+    ],
+    ['999 hints', record({ hintsUsed: 999 }), /hintsUsed \(999\) is more hints than any problem/],
+    [
+      'accepted, never accepted',
+      record({ firstAccepted: null }),
+      /firstAccepted is null, yet bestVerdict is accepted/,
+    ],
+    [
+      'accepted when not the best verdict',
+      record({ bestVerdict: 'wrong-answer' }),
+      /firstAccepted is a time, yet bestVerdict is wrong-answer, not accepted/,
+    ],
+    [
+      'a last verdict better than the best',
+      record({ bestVerdict: 'wrong-answer', firstAccepted: null, lastVerdict: 'accepted' }),
+      /lastVerdict \(accepted\) is better than bestVerdict \(wrong-answer\)/,
+    ],
+    ['accepted without an attempt', record({ attempts: 0 }), /attempts is 0, yet bestVerdict/],
+    [
+      'the solution seen before, never seen',
+      record({ solutionViewed: null, solutionViewedBeforeAccepted: true }),
+      /solutionViewedBeforeAccepted is true, yet solutionViewed has no time/,
+    ],
   ])('%s', async (_, text, message) => {
     const before = readFileSync(PROGRESS_FILE, 'utf8');
     const file = path.join(scratchDir('safety-import'), 'theirs.json');
@@ -258,20 +291,20 @@ describe('progress --import refuses out-of-range records, and changes nothing', 
     expect(readFileSync(PROGRESS_FILE, 'utf8')).toBe(before);
   });
 
-  test('what this program itself can write is accepted: a suite or quiz that shrank, a clock that stepped back', () => {
-    const odd = {
-      version: 1,
-      problems: {
-        [DIR]: {
-          ...good,
-          followUpsPassed: 5,
-          followUpsTotal: 4,
-          quiz: { ...good.quiz, best: 7, total: 6 },
-          lastAttempted: '2025-12-31T00:00:00.000Z',
-        },
-      },
-    };
-    expect(checkRecord(odd)).toBeUndefined();
+  test('times out of order are taken: a clock that stepped back leaves them so', () => {
+    const stepped = { ...good, lastAttempted: '2025-12-31T00:00:00.000Z' };
+    expect(checkRecord({ version: 1, problems: { [DIR]: stepped } })).toBeUndefined();
+  });
+
+  test('a record this program wrote before it settled counts is exported as it now writes it', async () => {
+    // A suite or a quiz that lost follow-ups or questions left the old best above the new total.
+    const old = { ...good, followUpsPassed: 5, followUpsTotal: 4, quiz: { ...good.quiz, best: 7 } };
+    writeFileSync(PROGRESS_FILE, JSON.stringify({ version: 1, problems: { [DIR]: old } }));
+    const file = path.join(scratchDir('safety-export'), 'mine.json');
+    expect((await run(progress, ['--export', file])).code).toBe(0);
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    expect(exported.problems[DIR]).toMatchObject({ followUpsPassed: 4, quiz: { best: 6 } });
+    expect(checkRecord(exported)).toBeUndefined();
   });
 
   test('the same record, sound, is imported', async () => {
