@@ -138,8 +138,9 @@ export class ChildSession {
    * still), and when and at what CPU time the poll last looked.
    */
   private blocked = { ms: 0, lastPoll: 0, lastCpu: -1 };
-  /** When the running deadline was armed (performance.now()). */
+  /** When the running deadline was armed, and the latest its wall backstop may fire (performance.now()). */
   private armedAt = 0;
+  private wallCapAt = Infinity;
   /** The running deadline's wall-clock backstop: its timer, and when it fires (performance.now()). */
   private wall: { timer: NodeJS.Timeout; endsAt: number } | undefined;
 
@@ -233,9 +234,10 @@ export class ChildSession {
       cpuStartMs === undefined
         ? limitMs
         : Math.max(WALL_FLOOR_MS, limitMs * WALL_FACTOR + WALL_EXTRA_MS);
-    this.setWall(Math.min(wallMs, wallCapMs));
-    this.spentMs = 0;
     this.armedAt = performance.now();
+    this.wallCapAt = this.armedAt + wallCapMs;
+    this.setWall(wallMs);
+    this.spentMs = 0;
     this.blocked = { ms: 0, lastPoll: this.armedAt, lastCpu: cpuStartMs ?? -1 };
     this.deadline = cpuStartMs === undefined ? undefined : { cpuStartMs, cpuLimitMs: limitMs };
     return () => {
@@ -244,8 +246,10 @@ export class ChildSession {
     };
   }
 
-  private setWall(ms: number): void {
+  private setWall(wantedMs: number): void {
     this.clearWall();
+    // Never past the cap, however far an async case moves it (see extendWall).
+    const ms = Math.min(wantedMs, this.wallCapAt - performance.now());
     const timer = setTimeout(() => this.kill({ why: 'timeout', stalled: this.stalled(false) }), ms);
     this.wall = { timer, endsAt: performance.now() + ms };
   }

@@ -109,7 +109,9 @@ function loadFailure(
   if (loaded.reason.why === 'timeout') {
     return {
       verdict: 'time-limit-exceeded',
-      message: 'the solution file did not finish loading: is there a loop at its top level?',
+      message: loaded.reason.stalled?.blocked
+        ? 'the solution file did not finish loading: it was blocked at its top level (Atomics.wait?)'
+        : 'the solution file did not finish loading: is there a loop at its top level?',
     };
   }
   if (loaded.reason.why === 'memory') {
