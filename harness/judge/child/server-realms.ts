@@ -1,0 +1,167 @@
+// Separate servers, as in production: an instance constructed with a fixture that stands for a server
+// of its own (FixtureSpec.server: a Redis client's connection) runs in a realm of its own, from a fresh
+// load of the learner's module. A limiter that keeps its state in a module-level Map (or anywhere in
+// the realm) instead of in Redis then has one such state per server, as it would on ten machines, and
+// the cases where servers share a key see it. Instances without such a fixture stay in the problem's
+// realm. The case sees one Port: each call goes to the realm of its instance.
+import { isFixtureRef, type FixtureSpec } from '../../suite.ts';
+import type { LearnerError, Port, Reply } from './port.ts';
+import type { LearnerRealm } from './realm.ts';
+
+/** What the child gives for a separate server: a fresh realm with the learner's class loaded. */
+export type MakeServerRealm = () => LearnerRealm | LearnerError;
+
+/** The fixture names in a constructor's arguments, at any depth of plain arrays and objects. */
+function fixtureNames(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (typeof value !== 'object' || value === null) return into;
+  if (isFixtureRef(value)) into.add(value.$fixture);
+  else for (const item of Object.values(value)) fixtureNames(item, into);
+  return into;
+}
+
+export class ServerRealms implements Port {
+  /** Each separate server's realm, by its fixture's name. */
+  private servers = new Map<string, LearnerRealm>();
+  /** The realm each instance lives in. */
+  private realmOf = new Map<number, LearnerRealm>();
+  private specs: Record<string, FixtureSpec> = {};
+  private skew = 0;
+  private tickets = new Map<number, { realm: LearnerRealm; ticket: number }>();
+  private nextTicket = 0;
+  /** What dropped realms printed, until drained. */
+  private printed = '';
+
+  constructor(
+    private readonly main: LearnerRealm,
+    private readonly makeRealm: MakeServerRealm,
+  ) {}
+
+  private drop(): void {
+    for (const realm of this.servers.values()) {
+      realm.reset(undefined);
+      this.printed += realm.drainOutput();
+    }
+    this.servers = new Map();
+    this.realmOf = new Map();
+    this.tickets = new Map();
+    this.skew = 0;
+  }
+
+  reset(fixtures: Record<string, FixtureSpec> | undefined): void {
+    this.drop();
+    this.specs = fixtures ?? {};
+    const shared = Object.entries(this.specs).filter(([, spec]) => spec.server !== true);
+    // The problem's realm first: its reset closes every connection the case before left open.
+    this.main.reset(Object.fromEntries(shared));
+  }
+
+  /** The realm of the server `name`, made on its first instance. */
+  private serverRealm(name: string): LearnerRealm | LearnerError {
+    const known = this.servers.get(name);
+    if (known !== undefined) return known;
+    const made = this.makeRealm();
+    if (!('reset' in made)) return made;
+    made.reset({ [name]: this.specs[name] as FixtureSpec });
+    if (this.skew !== 0) made.skewClock(this.skew);
+    this.servers.set(name, made);
+    return made;
+  }
+
+  construct(target: number, args: readonly unknown[]): Reply {
+    const names = [...fixtureNames(args)];
+    const server = names.filter((name) => this.specs[name]?.server === true);
+    if (server.length === 0) {
+      this.realmOf.set(target, this.main);
+      return this.main.construct(target, args);
+    }
+    if (names.length > 1) {
+      throw new Error(
+        `an instance on a server of its own (${server.join(', ')}) may be handed no other fixture: ${names.join(', ')}`,
+      );
+    }
+    const realm = this.serverRealm(server[0] as string);
+    if (!('reset' in realm)) return { ok: false, error: realm };
+    this.realmOf.set(target, realm);
+    return realm.construct(target, args);
+  }
+
+  private realm(target: number): LearnerRealm {
+    return this.realmOf.get(target) ?? this.main;
+  }
+
+  call(target: number, method: string, args: readonly unknown[]): Reply {
+    return this.realm(target).call(target, method, args);
+  }
+
+  callExpecting(
+    target: number,
+    method: string,
+    args: readonly unknown[],
+    fields: readonly string[],
+  ): Reply {
+    return this.realm(target).callExpecting(target, method, args, fields);
+  }
+
+  begin(target: number, method: string, args: readonly unknown[]): number {
+    const realm = this.realm(target);
+    const ticket = this.nextTicket++;
+    this.tickets.set(ticket, { realm, ticket: realm.begin(target, method, args) });
+    return ticket;
+  }
+
+  settled(ticket: number): Reply | undefined {
+    const found = this.tickets.get(ticket);
+    if (found === undefined) return undefined;
+    const reply = found.realm.settled(found.ticket);
+    if (reply !== undefined) this.tickets.delete(ticket);
+    return reply;
+  }
+
+  pump(): void {
+    this.main.pump();
+    for (const realm of this.servers.values()) realm.pump();
+  }
+
+  hasFixture(name: string): boolean {
+    return this.servers.has(name) || this.main.hasFixture(name);
+  }
+
+  fixtureCall(name: string, method: string, args: readonly unknown[]): Reply {
+    return (this.servers.get(name) ?? this.main).fixtureCall(name, method, args);
+  }
+
+  status(): string {
+    return this.main.status();
+  }
+
+  dropInstances(): void {
+    this.main.dropInstances();
+    for (const realm of this.servers.values()) realm.dropInstances();
+  }
+
+  clockReads(): number {
+    let reads = this.main.clockReads();
+    for (const realm of this.servers.values()) reads += realm.clockReads();
+    return reads;
+  }
+
+  /** Skews every server's clock, and those of servers made later in the case. */
+  skewClock(ms: number): void {
+    this.main.skewClock(ms);
+    for (const realm of this.servers.values()) realm.skewClock(ms);
+    this.skew = ms;
+  }
+
+  drainOutput(): string {
+    let text = this.printed + this.main.drainOutput();
+    for (const realm of this.servers.values()) text += realm.drainOutput();
+    this.printed = '';
+    return text;
+  }
+
+  /** Ends the case: every realm lets go of its instances, and the servers' realms go. */
+  end(): void {
+    this.drop();
+    this.main.reset(undefined);
+  }
+}
