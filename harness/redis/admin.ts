@@ -91,7 +91,8 @@ interface Client {
 /** Redis's error replies, once the redis package is loaded. */
 let ErrorReply: (new () => Error) | undefined;
 /** An error Redis answered (a reply), not a failure of the connection. */
-const isReply = (error: unknown): boolean => ErrorReply !== undefined && error instanceof ErrorReply;
+const isReply = (error: unknown): boolean =>
+  ErrorReply !== undefined && error instanceof ErrorReply;
 
 /** Commands a scenario may read with: nothing that writes or reaches beyond a key. */
 const READS = new Set([
@@ -184,7 +185,10 @@ export class AdminConnection implements RedisAdmin {
         // A dropped connection (a restart): the next command connects again.
         if (this.client === connecting && !isReply(error)) {
           this.client = undefined;
-          void connecting.then((client) => client.destroy(), () => undefined);
+          void connecting.then(
+            (client) => client.destroy(),
+            () => undefined,
+          );
         }
         throw new RedisCheckError(error instanceof Error ? error.message : String(error));
       });

@@ -65,7 +65,12 @@ export function redisAvailability(env: NodeJS.ProcessEnv = process.env): RedisAv
     // Never echoed: a malformed URL may still hold a password.
     const reason = `REDIS_URL is set but ${bad} (e.g. redis://127.0.0.1:6379)`;
     const howTo = 'fix REDIS_URL, or unset it to let the judge start its own redis-server';
-    return { available: false, message: `This kata needs Redis: ${reason}; ${howTo}.`, reason, howTo };
+    return {
+      available: false,
+      message: `This kata needs Redis: ${reason}; ${howTo}.`,
+      reason,
+      howTo,
+    };
   }
   const serverPath = findRedisServer(env);
   if (serverPath) return { available: true, mode: 'own', serverPath };

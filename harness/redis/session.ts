@@ -69,6 +69,33 @@ export class CommandRedis {
    * meet each other's scripts. Rejects with a RedisStartError when Redis cannot be started or used.
    */
   async optionsFor(problem: { requires?: readonly string[] }): Promise<JudgeRedisOptions> {
+    const prepared = this.prepared;
+    this.prepared = undefined;
+    if (prepared !== undefined && problem.requires?.includes('redis')) return prepared;
+    return this.judgementOptions(problem);
+  }
+
+  /** A judgement's Redis made ahead of time by prepare(), handed to the next optionsFor. */
+  private prepared: Promise<JudgeRedisOptions> | undefined;
+
+  /**
+   * Makes the next judgement's Redis now, so that a command learns before anything else whether
+   * Redis can be used (kata says so in one line before the statement); optionsFor hands it out.
+   * Rejects as optionsFor does.
+   */
+  async prepare(problem: { requires?: readonly string[] }): Promise<void> {
+    if (!problem.requires?.includes('redis') || this.prepared !== undefined) return;
+    const made = this.judgementOptions(problem);
+    this.prepared = made;
+    made.catch(() => {
+      if (this.prepared === made) this.prepared = undefined;
+    });
+    await made;
+  }
+
+  private async judgementOptions(problem: {
+    requires?: readonly string[];
+  }): Promise<JudgeRedisOptions> {
     if (!problem.requires?.includes('redis')) return {};
     if (this.closing !== undefined) throw new RedisStartError('the command is ending');
     if (this.opening === undefined) {
@@ -80,8 +107,10 @@ export class CommandRedis {
       });
     }
     this.judgements += 1;
+    // Read before waiting: judgements asked for at once each keep their own number.
+    const judgement = this.judgements;
     const home = await this.opening;
-    const target = await home.judgement(this.judgements);
+    const target = await home.judgement(judgement);
     if (this.closing !== undefined) {
       await target.close();
       throw new RedisStartError('the command is ending');

@@ -250,7 +250,7 @@ async function openKata(
   // Started before anything is shown, so that a Redis that cannot be used is said in one line, as
   // when there is none; nothing is started for a problem without Redis.
   try {
-    await redis.optionsFor(problem);
+    await redis.prepare(problem);
   } catch (error) {
     if (!(error instanceof RedisStartError)) throw error;
     // There is Redis, but it cannot be used: one line, as when there is none.

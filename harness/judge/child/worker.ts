@@ -251,7 +251,8 @@ class Problem {
 function withSettled(result: CaseResult, settled: Settled): CaseResult {
   if (settled === 'idle') return result;
   const what = {
-    killed: 'a script of yours was still running after the case; the judge stopped it (SCRIPT KILL)',
+    killed:
+      'a script of yours was still running after the case; the judge stopped it (SCRIPT KILL)',
     restarted:
       'a script of yours wrote and then ran on; Redis cannot stop such a script (UNKILLABLE), so ' +
       'the judge restarted its own server, empty',
