@@ -177,7 +177,9 @@ class Problem {
       // A scenario starts with none of the keys an earlier case (or an earlier run of it) left, on a
       // Redis that runs no script of an earlier case's (settle: see after the case).
       if (this.admin !== undefined && this.runner.isScenario(index)) {
-        await this.admin.settle();
+        if ((await this.admin.settle()) === 'unkillable') {
+          return { result: this.stuck(index), output: '' };
+        }
         await this.admin.clearKeys();
       }
       // The parent's wall backstop learns how long the case may wait, so that it stops only a
@@ -194,7 +196,9 @@ class Problem {
     } catch (error) {
       if (!(error instanceof RedisCheckError)) throw error;
       port.end();
-      return { result: this.judgeFailure(index, error), output: port.drainOutput() };
+      // BUSY: a script of the learner's that cannot be stopped holds Redis (their doing).
+      const result = error.busy ? this.stuck(index) : this.judgeFailure(index, error);
+      return { result, output: port.drainOutput() };
     }
     // The case is over: its Redis clients disconnect now, answers still on their way are dropped,
     // and the separate servers' realms go.
@@ -208,6 +212,22 @@ class Problem {
     }
     if (settled instanceof Error || typeof settled !== 'string') throw settled;
     return { result: withSettled(result, settled as Settled), output };
+  }
+
+  /** A case that cannot run: Redis is held by a script of the learner's that cannot be stopped. */
+  private stuck(index: number): CaseResult {
+    const info = this.runner.cases[index];
+    return {
+      name: info?.name ?? `case ${index}`,
+      tier: info?.tier ?? 'core',
+      trap: info?.trap ?? null,
+      hint: null,
+      status: 'time-limit-exceeded',
+      ms: 0,
+      message:
+        'not run: Redis is still busy with the script of yours that could not be stopped ' +
+        '(UNKILLABLE: see the first case it stopped)',
+    };
   }
 
   /** The result of a case the judge could not judge: its Redis failed (not the learner's doing). */
@@ -250,23 +270,25 @@ class Problem {
 /** What a case's result says of a script of the learner's stopped after it (see settle). */
 function withSettled(result: CaseResult, settled: Settled): CaseResult {
   if (settled === 'idle') return result;
-  const what = {
-    killed:
-      'a script of yours was still running after the case; the judge stopped it (SCRIPT KILL)',
-    restarted:
-      'a script of yours wrote and then ran on; Redis cannot stop such a script (UNKILLABLE), so ' +
-      'the judge restarted its own server, empty',
-    unkillable:
-      'a script of yours wrote and then ran on, and Redis cannot stop such a script (UNKILLABLE): ' +
-      'your REDIS_URL server answers BUSY until it ends, or until you run SHUTDOWN NOSAVE there ' +
-      '(which loses its data) and start it again; the judge’s user on it goes with the restart, ' +
-      'or with the next command',
-  }[settled];
+  const what = SETTLED[settled];
   if (result.status !== 'passed') {
     return { ...result, message: `${result.message ?? ''}${result.message ? '; ' : ''}${what}` };
   }
   return { ...result, status: 'time-limit-exceeded', message: what };
 }
+
+/** What each way of stopping a learner's script after a case says in the case's message. */
+const SETTLED: Record<Exclude<Settled, 'idle'>, string> = {
+  killed: 'a script of yours was still running after the case; the judge stopped it (SCRIPT KILL)',
+  restarted:
+    'a script of yours wrote and then ran on; Redis cannot stop such a script (UNKILLABLE), so ' +
+    'the judge restarted its own server, empty',
+  unkillable:
+    'a script of yours wrote and then ran on, and Redis cannot stop such a script (UNKILLABLE): ' +
+    'your REDIS_URL server answers BUSY until it ends, or until you run SHUTDOWN NOSAVE there ' +
+    '(which loses its data) and start it again; the judge’s user on it goes with the restart, ' +
+    'or with the next command',
+};
 
 /** Puts the built-ins back after each case: known-wrong code replayed in this realm may bend them. */
 const restoreIntrinsics = guardIntrinsics();
