@@ -14,7 +14,14 @@ import { startRedis } from '../harness/redis/server.ts';
 import { openRedis, type RedisHome, type RedisTarget } from '../harness/redis/target.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { runScript } from './helpers.ts';
-import { repoWithRedisProblems, startCommand } from './redis-problem.ts';
+import {
+  COUNTER_DIR,
+  repoWithRedisProblems,
+  SLOW,
+  solutionsDir,
+  startCommand,
+  until,
+} from './redis-problem.ts';
 
 const serverPath = findRedisServer();
 const HOSTILE = path.join(REPO_ROOT, 'test', 'fixtures', 'redis-hostile');
@@ -243,7 +250,9 @@ describe.skipIf(!serverPath)("REDIS_URL: the user's server is never left broken"
   let admin: Client;
   beforeAll(async () => {
     repo = repoWithRedisProblems('redis-user-broken');
-    users = await startRedis();
+    // The judge waits for whatever the server's script limit is before it can kill a script
+    // (Redis's default is 5 s); 1 s keeps this file short.
+    users = await startRedis({ args: ['--lua-time-limit', '1000'] });
     admin = await connect(users.url);
     await admin.set('user:one', '1');
     await admin.hSet('user:two', { a: '2' });
@@ -292,4 +301,34 @@ describe.skipIf(!serverPath)("REDIS_URL: the user's server is never left broken"
     // As the message says: the server is stopped and started again, and it is as good as new.
     await said(admin, ['SHUTDOWN', 'NOSAVE']);
   }, 180_000);
+
+  test('the server dies mid-judgement: "Redis failed", nothing kept, judged again next time', async () => {
+    const doomed = await startRedis();
+    const slow = solutionsDir('redis-doomed', SLOW);
+    const command = startCommand(repo, ['grade', '--dir', slow, COUNTER_DIR], {
+      REDIS_URL: doomed.url,
+    });
+    const probe = await connect(doomed.url);
+    const judging = async () =>
+      ((await probe.sendCommand(['ACL', 'USERS']).catch(() => [])) as string[]).some((name) =>
+        name.startsWith('window-katas-'),
+      );
+    try {
+      expect(await until(judging, 20_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      probe.destroy();
+      await doomed.stop();
+      await command.exited;
+      const output = command.output().replace(/\n\s+/g, ' ');
+      expect(output).toMatch(/Redis failed: the judge's Redis failed during case/);
+      expect(output).not.toMatch(/Runtime Error|\n\s+at /);
+    } finally {
+      command.kill('SIGKILL');
+      probe.destroy();
+      await doomed.stop();
+    }
+    // The same file, judge and suite: judged again, not a verdict kept from the failure.
+    const again = grade(repo, ['--dir', slow, COUNTER_DIR], { REDIS_URL: users.url });
+    expect(again.problems[0]).toMatchObject({ verdict: 'accepted', reused: false });
+  }, 120_000);
 });
