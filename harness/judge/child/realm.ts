@@ -322,8 +322,24 @@ export class LearnerRealm implements Port {
     this.generation++;
     for (const timer of this.judgeTimers.values()) clearTimeout(timer);
     this.judgeTimers.clear();
+    this.outboundHost?.reset(this.make(fixtures ?? {}));
+  }
+
+  /**
+   * Makes more fixtures beside those of the last reset, and opens their way out: a second client
+   * of a separate server's realm (see ServerRealms), whose host adds connections on reset.
+   */
+  addFixtures(fixtures: Record<string, FixtureSpec>): void {
+    const outbound = this.make(fixtures);
+    if (outbound.length > 0) this.outboundHost?.reset(outbound);
+  }
+
+  /** Builds fixtures in the realm; returns the outbound ones, for the host to connect. */
+  private make(
+    fixtures: Record<string, FixtureSpec>,
+  ): { name: string; args: readonly unknown[] }[] {
     const outbound: { name: string; args: readonly unknown[] }[] = [];
-    for (const [name, spec] of Object.entries(fixtures ?? {})) {
+    for (const [name, spec] of Object.entries(fixtures)) {
       const key = this.factoryKeys.get(spec.source);
       if (key === undefined) throw new Error(`fixture ${name} was not compiled into the realm`);
       if (spec.outbound !== undefined) {
@@ -344,7 +360,7 @@ export class LearnerRealm implements Port {
       );
       if (code !== 0) throw new Error(`fixture ${name} failed to build: ${String(this.out[2])}`);
     }
-    this.outboundHost?.reset(outbound);
+    return outbound;
   }
 
   private outboundHost: OutboundHost | undefined;

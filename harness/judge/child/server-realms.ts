@@ -4,6 +4,13 @@
 // the realm) instead of in Redis then has one such state per server, as it would on ten machines, and
 // the cases where servers share a key see it. Instances without such a fixture stay in the problem's
 // realm. The case sees one Port: each call goes to the realm of its instance.
+//
+// Which instances are servers of their own follows how an API is deployed: every replica runs the
+// same configuration. An instance built on a server fixture with the same other arguments as an
+// instance built before it is another replica: a realm of its own. One built with arguments no
+// instance had before is another limiter of the same program (a second route, a second plan): it
+// joins the realm of the case's first server, its client beside that server's, as two limiters of
+// one process share its memory (what a solution keeping settings in static fields gets wrong).
 import { isFixtureRef, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
 import type { LearnerRealm } from './realm.ts';
@@ -25,6 +32,10 @@ export class ServerRealms implements Port {
   /** The realm each instance lives in. */
   private realmOf = new Map<number, LearnerRealm>();
   private specs: Record<string, FixtureSpec> = {};
+  /** The other arguments of every instance built on a server fixture this case. */
+  private settings = new Set<string>();
+  /** The case's first server's realm, where a limiter of other settings joins it. */
+  private first: LearnerRealm | undefined;
   private skew = 0;
   private tickets = new Map<number, { realm: LearnerRealm; ticket: number }>();
   private nextTicket = 0;
@@ -36,12 +47,19 @@ export class ServerRealms implements Port {
     private readonly makeRealm: MakeServerRealm,
   ) {}
 
+  /** Every separate server's realm, once (servers of one program share one). */
+  private realms(): Set<LearnerRealm> {
+    return new Set(this.servers.values());
+  }
+
   private drop(): void {
-    for (const realm of this.servers.values()) {
+    for (const realm of this.realms()) {
       realm.reset(undefined);
       this.printed += realm.drainOutput();
     }
     this.servers = new Map();
+    this.settings = new Set();
+    this.first = undefined;
     this.realmOf = new Map();
     this.tickets = new Map();
     this.skew = 0;
@@ -55,15 +73,25 @@ export class ServerRealms implements Port {
     this.main.reset(Object.fromEntries(shared));
   }
 
-  /** The realm of the server `name`, made on its first instance. */
-  private serverRealm(name: string): LearnerRealm | LearnerError {
+  /**
+   * The realm of the server `name`, made on its first instance, unless that instance's `settings`
+   * are new to the case: then the first server's (see the top of this file).
+   */
+  private serverRealm(name: string, settings: string): LearnerRealm | LearnerError {
     const known = this.servers.get(name);
     if (known !== undefined) return known;
+    const spec = this.specs[name] as FixtureSpec;
+    if (this.first !== undefined && !this.settings.has(settings)) {
+      this.first.addFixtures({ [name]: spec });
+      this.servers.set(name, this.first);
+      return this.first;
+    }
     const made = this.makeRealm();
     if (!('reset' in made)) return made;
-    made.reset({ [name]: this.specs[name] as FixtureSpec });
+    made.reset({ [name]: spec });
     if (this.skew !== 0) made.skewClock(this.skew);
     this.servers.set(name, made);
+    this.first ??= made;
     return made;
   }
 
@@ -79,7 +107,12 @@ export class ServerRealms implements Port {
         `an instance on a server of its own (${server.join(', ')}) may be handed no other fixture: ${names.join(', ')}`,
       );
     }
-    const realm = this.serverRealm(server[0] as string);
+    // The other arguments, fixtures left out; numbers as text, so that NaN and Infinity count.
+    const settings = JSON.stringify(args, (_, value: unknown) =>
+      isFixtureRef(value) ? null : typeof value === 'number' ? String(value) : value,
+    );
+    const realm = this.serverRealm(server[0] as string, settings);
+    this.settings.add(settings);
     if (!('reset' in realm)) return { ok: false, error: realm };
     this.realmOf.set(target, realm);
     return realm.construct(target, args);
@@ -119,7 +152,7 @@ export class ServerRealms implements Port {
 
   pump(): void {
     this.main.pump();
-    for (const realm of this.servers.values()) realm.pump();
+    for (const realm of this.realms()) realm.pump();
   }
 
   hasFixture(name: string): boolean {
@@ -136,25 +169,25 @@ export class ServerRealms implements Port {
 
   dropInstances(): void {
     this.main.dropInstances();
-    for (const realm of this.servers.values()) realm.dropInstances();
+    for (const realm of this.realms()) realm.dropInstances();
   }
 
   clockReads(): number {
     let reads = this.main.clockReads();
-    for (const realm of this.servers.values()) reads += realm.clockReads();
+    for (const realm of this.realms()) reads += realm.clockReads();
     return reads;
   }
 
   /** Skews every server's clock, and those of servers made later in the case. */
   skewClock(ms: number): void {
     this.main.skewClock(ms);
-    for (const realm of this.servers.values()) realm.skewClock(ms);
+    for (const realm of this.realms()) realm.skewClock(ms);
     this.skew = ms;
   }
 
   drainOutput(): string {
     let text = this.printed + this.main.drainOutput();
-    for (const realm of this.servers.values()) text += realm.drainOutput();
+    for (const realm of this.realms()) text += realm.drainOutput();
     this.printed = '';
     return text;
   }
