@@ -322,7 +322,9 @@ export class LearnerRealm implements Port {
     this.generation++;
     for (const timer of this.judgeTimers.values()) clearTimeout(timer);
     this.judgeTimers.clear();
-    this.outboundHost?.reset(this.make(fixtures ?? {}));
+    // Made first: `host?.reset(make())` would skip making them in a realm with no way out.
+    const outbound = this.make(fixtures ?? {});
+    this.outboundHost?.reset(outbound);
   }
 
   /**
@@ -331,7 +333,7 @@ export class LearnerRealm implements Port {
    */
   addFixtures(fixtures: Record<string, FixtureSpec>): void {
     const outbound = this.make(fixtures);
-    if (outbound.length > 0) this.outboundHost?.reset(outbound);
+    if (outbound.length > 0 && this.outboundHost !== undefined) this.outboundHost.reset(outbound);
   }
 
   /** Builds fixtures in the realm; returns the outbound ones, for the host to connect. */
