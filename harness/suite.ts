@@ -58,6 +58,13 @@ export interface FixtureSpec {
    * way out, which queues a request of plain strings for the judge to carry to the service.
    */
   outbound?: 'redis';
+  /**
+   * The fixture is one API server's own connection: an instance constructed with it runs in a realm
+   * of its own, from a fresh load of the learner's module (module-level state, globals, the realm's
+   * built-ins), as on a separate machine; instances handed the same such fixture share that realm.
+   * Such an instance may be handed no other fixture (see ServerRealms in judge/child).
+   */
+  server?: true;
 }
 
 /** An argument that stands for a fixture: the learner's code receives the fixture's handle. */

@@ -52,7 +52,9 @@ export async function benchRedis(out: (line: string) => void): Promise<void> {
   const ms = (value: number): string => `${Math.round(value)} ms`;
   const at = (q: number): number =>
     cost.later[Math.min(cost.later.length - 1, Math.floor(q * cost.later.length))] ?? 0;
-  out(`\nRedis start + stop per command, ${cost.mode}, ${ROUNDS} rounds (budget 150 ms):`);
+  out(
+    `\nRedis start + stop per judgement (each has its own), ${cost.mode}, ${ROUNDS} rounds (budget 150 ms):`,
+  );
   out(
     `  first round (what a command pays): start ${ms(cost.first.start)} + stop ${ms(cost.first.stop)} = ${ms(cost.first.start + cost.first.stop)}`,
   );

@@ -67,29 +67,35 @@ async function runCase(
   const compiled = await compileLearner(file);
   if (!compiled.ok) throw new Error(compiled.message);
   const session = new ChildSession(await workerBundle());
-  session.open({
-    runner: await runnerBundle(problem.suiteFile),
-    learnerFile: file,
-    className: problem.className,
-    // Keys of its own for every run, as for every judgement (nothing for a problem without Redis).
-    ...(await redis.optionsFor(problem)),
-  });
-  const loaded = await session.load(compiled.code);
-  const outcome = loaded.kind === 'ready' ? await session.run(index, deadlineMs) : undefined;
-  session.kill();
-  return outcome;
+  // A Redis of its own for every run, as for every judgement (nothing for a problem without Redis).
+  const { release, ...redisOptions } = await redis.optionsFor(problem);
+  try {
+    session.open({
+      runner: await runnerBundle(problem.suiteFile),
+      learnerFile: file,
+      className: problem.className,
+      ...redisOptions,
+    });
+    const loaded = await session.load(compiled.code);
+    return loaded.kind === 'ready' ? await session.run(index, deadlineMs) : undefined;
+  } finally {
+    session.kill();
+    await release?.();
+  }
 }
 
 async function listCases(problem: Problem, redisOptions: JudgeRedisOptions): Promise<CaseInfo[]> {
   const session = new ChildSession(await workerBundle());
+  const { release, ...options } = redisOptions;
   session.open({
     runner: await runnerBundle(problem.suiteFile),
     learnerFile: problem.referenceFile,
     className: problem.className,
-    ...redisOptions,
+    ...options,
   });
   const cases = (await session.listed()) ?? [];
   session.kill();
+  await release?.();
   return cases;
 }
 

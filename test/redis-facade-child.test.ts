@@ -154,14 +154,14 @@ describe.skipIf(!serverPath)('Redis client fixtures in the child', () => {
   const originalSend = process.send;
   /**
    * Connections of learner code: neither this test's own nor the judge's (AdminConnection in
-   * worker.ts), which clears the judgement's keys with SCAN and UNLINK before each case and stays
-   * open with the problem.
+   * worker.ts), which clears the judgement's keys with SCAN and UNLINK before each case, checks
+   * with PING after it that no script of the learner's runs on, and stays open with the problem.
    */
   const learnerClients = async (): Promise<number> =>
     String(await admin.sendCommand(['CLIENT', 'LIST']))
       .trim()
       .split('\n')
-      .filter((line) => !/ cmd=(client\|list|scan|unlink) /.test(line)).length;
+      .filter((line) => !/ cmd=(client\|list|scan|unlink|ping) /.test(line)).length;
 
   beforeAll(async () => {
     server = await startRedis();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { RedisStartError } from '../harness/redis/server.ts';
 import { CommandRedis, redisStartLine } from '../harness/redis/session.ts';
-import type { RedisTarget } from '../harness/redis/target.ts';
+import type { RedisHome, RedisTarget } from '../harness/redis/target.ts';
 import { runScript, scratchDir } from './helpers.ts';
 import {
   COUNTER_DIR,
@@ -33,39 +33,65 @@ if (!realServer) {
 const alive = (pid: number): boolean => redisServerPids().includes(pid);
 
 describe('CommandRedis', () => {
-  const fakeTarget = (log: string[]): RedisTarget => ({
-    url: 'redis://fake',
-    adminUrl: 'redis://fake',
-    keyPrefix: '',
+  const fakeTarget = (log: string[], n: number, prefix = ''): RedisTarget => ({
+    url: `redis://fake/${n}`,
+    adminUrl: `redis://checks/${n}`,
+    keyPrefix: `${prefix}${n}:`,
     owned: true,
+    close: async () => void log.push(`close ${n}`),
+  });
+  const fakeHome = (log: string[], prefix = '', warning?: string): RedisHome => ({
+    judgement: async (n) => {
+      log.push(`judgement ${n}`);
+      return fakeTarget(log, n, prefix);
+    },
+    ...(warning === undefined ? {} : { warning }),
     close: async () => void log.push('close'),
   });
+  const withoutRelease = ({ release, ...rest }: { release?: unknown }) => {
+    expect(typeof release).toBe('function');
+    return rest;
+  };
 
-  test('nothing is started for a problem that does not require Redis; one start for many that do', async () => {
+  test('nothing is started for a problem that does not require Redis; a Redis of its own for each judgement', async () => {
     const log: string[] = [];
     const listening = process.listenerCount('SIGINT');
-    const redis = new CommandRedis(async () => {
-      log.push('open');
-      return fakeTarget(log);
-    });
+    const said: string[] = [];
+    const redis = new CommandRedis(
+      async () => {
+        log.push('open');
+        return fakeHome(log);
+      },
+      (line) => said.push(line),
+    );
     expect(await redis.optionsFor({})).toEqual({});
     expect(await redis.optionsFor({ requires: [] })).toEqual({});
     expect(redis.started).toBe(false);
     const options = await Promise.all([
       redis.optionsFor({ requires: ['redis'] }),
       redis.optionsFor({ requires: ['redis'] }),
+      redis.optionsFor({ requires: ['redis'] }),
     ]);
-    // Each judgement has keys of its own on the shared server.
-    expect(options).toEqual([
-      { redisUrl: 'redis://fake', redisAdminUrl: 'redis://fake', redisKeyPrefix: '1:' },
-      { redisUrl: 'redis://fake', redisAdminUrl: 'redis://fake', redisKeyPrefix: '2:' },
-    ]);
-    expect(log).toEqual(['open']);
+    // Each judgement, even those asked for at once, has a Redis of its own.
+    expect(options.map(withoutRelease)).toEqual(
+      [1, 2, 3].map((n) => ({
+        redisUrl: `redis://fake/${n}`,
+        redisAdminUrl: `redis://checks/${n}`,
+        redisKeyPrefix: `${n}:`,
+      })),
+    );
+    expect(log).toEqual(['open', 'judgement 1', 'judgement 2', 'judgement 3']);
+    // A judgement done gives its Redis back at once (and once); the others go with the command.
+    await options[1]?.release?.();
+    await options[1]?.release?.();
+    expect(log.slice(4)).toEqual(['close 2']);
+    // The judge's own server has nothing to warn about.
+    expect(said).toEqual([]);
     // While it runs, Ctrl-C is its business (it cleans up, then exits); afterwards no longer.
     expect(process.listenerCount('SIGINT')).toBe(listening + 1);
     await redis.close();
     await redis.close();
-    expect(log).toEqual(['open', 'close']);
+    expect(log.slice(5).sort()).toEqual(['close', 'close 1', 'close 3']);
     expect(process.listenerCount('SIGINT')).toBe(listening);
     await expect(redis.optionsFor({ requires: ['redis'] })).rejects.toThrow(/ending/);
   });
@@ -74,7 +100,7 @@ describe('CommandRedis', () => {
     const log: string[] = [];
     const redis = new CommandRedis(async () => {
       log.push('open');
-      return fakeTarget(log);
+      return fakeHome(log);
     });
     await redis.optionsFor({ requires: ['redis'] });
     // As kata's watch mode does: it quits on SIGINT, then returns (and closes again, harmlessly).
@@ -88,20 +114,26 @@ describe('CommandRedis', () => {
       await redis.close();
       // Still running: the command's own listener ended it, not an exit here.
       expect(quit).toBe(true);
-      expect(log).toEqual(['open', 'close']);
+      expect(log).toEqual(['open', 'judgement 1', 'close 1', 'close']);
     } finally {
       process.off('SIGINT', own);
     }
   });
 
-  test('a key prefix goes along on a user server; a failed start is reported, closing still works', async () => {
+  test('a user server: its warning said once, before any judgement; a failed start is reported, closing still works', async () => {
     const listening = process.listenerCount('SIGINT');
-    const url = new CommandRedis(async () => ({ ...fakeTarget([]), keyPrefix: 'p:' }));
-    expect(await url.optionsFor({ requires: ['redis'] })).toEqual({
-      redisUrl: 'redis://fake',
-      redisAdminUrl: 'redis://fake',
+    const said: string[] = [];
+    const url = new CommandRedis(
+      async () => fakeHome([], 'p:', 'scripts may leave your server BUSY'),
+      (line) => said.push(line),
+    );
+    expect(withoutRelease(await url.optionsFor({ requires: ['redis'] }))).toEqual({
+      redisUrl: 'redis://fake/1',
+      redisAdminUrl: 'redis://checks/1',
       redisKeyPrefix: 'p:1:',
     });
+    await url.optionsFor({ requires: ['redis'] });
+    expect(said).toEqual(['scripts may leave your server BUSY']);
     await url.close();
     const failing = new CommandRedis(() =>
       Promise.reject(
@@ -157,7 +189,7 @@ describe.skipIf(!realServer)('kata and grade with the judge’s own redis-server
     expect(starts(server.log)).toEqual([]);
   });
 
-  test('grade: one server for both Redis problems, both Accepted, gone when grade ends', () => {
+  test('grade: a server for each Redis problem, both Accepted, all gone when grade ends', () => {
     const { server, env: vars } = env('grade-two');
     const { code, stdout } = runScript(
       repo,
@@ -172,10 +204,11 @@ describe.skipIf(!realServer)('kata and grade with the judge’s own redis-server
       [TWIN_DIR, 'accepted'],
     ]);
     expect(code).toBe(0);
+    // One each: a problem's scripts, memory or loops cannot reach another's judgement.
     const pids = starts(server.log);
-    expect(pids).toHaveLength(1);
-    // Stopped before grade exits, not later by its guardian: gone the moment grade is.
-    expect(alive(pids[0] as number)).toBe(false);
+    expect(pids).toHaveLength(2);
+    // Stopped before grade exits, not later by their guardians: gone the moment grade is.
+    for (const pid of pids) expect(alive(pid)).toBe(false);
   });
 
   test('kata --once: the server is started for the kata and gone when it ends', () => {

@@ -280,9 +280,10 @@ describe.skipIf(!serverPath)("REDIS_URL: the user's server", () => {
     try {
       await client.set('user:precious', 'keep me');
       await client.set('window-katas:someone-else:key', 'another judge');
-      const target = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
+      const home = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
+      const target = await home.judgement(3);
       expect(target.owned).toBe(false);
-      expect(target.keyPrefix).toMatch(/^window-katas:[0-9a-f]{12}:$/);
+      expect(target.keyPrefix).toMatch(/^window-katas:[0-9a-f]{12}:3:$/);
       // More keys than one SCAN page, of several types.
       await Promise.all(
         Array.from({ length: 1500 }, (_, i) => client.set(`${target.keyPrefix}k${i}`, String(i))),
@@ -290,6 +291,8 @@ describe.skipIf(!serverPath)("REDIS_URL: the user's server", () => {
       await client.zAdd(`${target.keyPrefix}log`, { score: 1, value: 'a' });
       await target.close();
       await target.close(); // idempotent
+      await home.close();
+      await home.close(); // idempotent
       expect(await client.dbSize()).toBe(2);
       expect(await client.get('user:precious')).toBe('keep me');
       expect(await client.get('window-katas:someone-else:key')).toBe('another judge');
@@ -324,12 +327,42 @@ describe.skipIf(!serverPath)("REDIS_URL: the user's server", () => {
     expect(String(error)).not.toContain('hunter2');
   });
 
-  test('without REDIS_URL the judge owns its server and needs no prefix', async () => {
-    const target = await openRedis({ env: { ...process.env, REDIS_URL: undefined } });
-    expect(target).toMatchObject({ owned: true, keyPrefix: '' });
-    const client = await plainClient(target.url);
-    expect(await client.ping()).toBe('PONG');
-    client.destroy();
-    await target.close();
+  test('without REDIS_URL each judgement gets a server of its own, with confined users', async () => {
+    const home = await openRedis({ env: { ...process.env, REDIS_URL: undefined } });
+    const [one, two] = [await home.judgement(1), await home.judgement(2)];
+    expect(one).toMatchObject({ owned: true, keyPrefix: '1:' });
+    expect(new URL(one.url).port).not.toBe(new URL(two.url).port);
+    const learner = await plainClient(one.url);
+    const checks = await plainClient(one.adminUrl);
+    try {
+      expect(await learner.ping()).toBe('PONG');
+      expect(await learner.set('1:k', 'v')).toBe('OK');
+      await expect(learner.set('2:k', 'v')).rejects.toThrow(/NOPERM/);
+      await expect(learner.sendCommand(['FLUSHALL'])).rejects.toThrow(/NOPERM/);
+      expect(await checks.get('1:k')).toBe('v');
+      await expect(checks.set('1:k', 'w')).rejects.toThrow(/NOPERM/);
+      await expect(checks.sendCommand(['FLUSHALL'])).rejects.toThrow(/NOPERM/);
+      await expect(checks.sendCommand(['ACL', 'SETUSER', 'x'])).rejects.toThrow(/NOPERM/);
+      // Nobody logs in without a user of the judge's.
+      const anonymous = createClient({
+        url: one.url.replace(/\/\/[^@]*@/, '//'),
+        socket: { reconnectStrategy: false },
+      });
+      anonymous.on('error', () => {});
+      await expect(anonymous.connect().then(() => anonymous.ping())).rejects.toThrow(/NOAUTH/);
+      anonymous.destroy();
+      // maxmemory: a runaway solution is refused writes (OOM) once past 64 MB, instead of the
+      // machine's memory: of three 40 MB values, one is refused at the latest.
+      const big = 'x'.repeat(40 * 1024 * 1024);
+      const writes = ['1:a', '1:b', '1:c'].map((key) =>
+        learner.set(key, big).then(String, (error: Error) => error.message),
+      );
+      expect((await Promise.all(writes)).some((said) => said.startsWith('OOM'))).toBe(true);
+    } finally {
+      learner.destroy();
+      checks.destroy();
+    }
+    await Promise.all([one.close(), two.close()]);
+    await home.close();
   });
 });

@@ -139,14 +139,24 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
   }
 
   test('FLUSHALL, SWAPDB and keys outside the prefix are refused by Redis, also from Lua', async () => {
-    const target = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
+    const home = await openRedis({ env: { REDIS_URL: users.url, PATH: '' } });
+    const target = await home.judgement(1);
     const user = decodeURIComponent(new URL(target.url).username);
-    // Named after this process, with the id of its key prefix.
-    expect(parseJudgeUsername(user)).toEqual({
-      id: /^window-katas:([0-9a-f]{12}):$/.exec(target.keyPrefix)?.[1],
-      owner: currentOwner(),
-    });
-    expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).toContain(user);
+    const checker = decodeURIComponent(new URL(target.adminUrl).username);
+    // Named after this process, with the id of its key prefix, the judgement and the role.
+    for (const [name, role] of [
+      [user, 'learner'],
+      [checker, 'checks'],
+    ] as const) {
+      expect(name).toContain(`.1.${role}-`);
+      expect(parseJudgeUsername(name)).toEqual({
+        id: /^window-katas:([0-9a-f]{12}):1:$/.exec(target.keyPrefix)?.[1],
+        owner: currentOwner(),
+      });
+    }
+    expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).toEqual(
+      expect.arrayContaining([user, checker]),
+    );
     const client = await connect(target.url);
     try {
       const run = (args: string[]) =>
@@ -168,17 +178,35 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
       expect(await run(['SCAN', '0'])).toMatch(/^NOPERM/);
       expect(await run(['SCRIPT', 'FLUSH'])).toMatch(/^NOPERM/);
       // What a kata needs runs.
-      const key = `${target.keyPrefix}1:k`;
+      const key = `${target.keyPrefix}k`;
       expect(await run(['EVAL', "return redis.call('INCR', KEYS[1])", '1', key])).toBe('ran: 1');
       expect(await run(['PEXPIRE', key, '5000'])).toBe('ran: 1');
       expect(await run(['TIME'])).toMatch(/^ran: \["\d+","\d+"\]$/);
       expect(await run(['SCRIPT', 'LOAD', 'return 1'])).toMatch(/^ran: "[0-9a-f]{40}"$/);
+      // The judge's checks read, and stop scripts; they write nothing, flush nothing, manage no user.
+      const checks = await connect(target.adminUrl);
+      const check = (args: string[]) =>
+        checks.sendCommand(args).then(
+          (value) => `ran: ${JSON.stringify(value)}`,
+          (error: Error) => error.message,
+        );
+      expect(await check(['GET', key])).toBe('ran: "1"');
+      expect(await check(['SCRIPT', 'KILL'])).toMatch(/^NOTBUSY/);
+      expect(await check(['SET', key, 'x'])).toMatch(/^NOPERM/);
+      expect(await check(['FLUSHALL'])).toMatch(/^NOPERM/);
+      expect(await check(['SHUTDOWN', 'NOSAVE'])).toMatch(/^NOPERM/);
+      expect(await check(['ACL', 'DELUSER', user])).toMatch(/^NOPERM/);
+      expect(await check(['CONFIG', 'SET', 'maxmemory', '1'])).toMatch(/^NOPERM/);
+      checks.destroy();
     } finally {
       await target.close();
+      await home.close();
       client.destroy();
     }
-    // The user is gone, and with it any connection it had; the judge's keys too.
-    expect((await admin.sendCommand(['ACL', 'USERS'])) as string[]).not.toContain(user);
+    // The users are gone, and with them any connection they had; the judge's keys too.
+    const left = (await admin.sendCommand(['ACL', 'USERS'])) as string[];
+    expect(left).not.toContain(user);
+    expect(left).not.toContain(checker);
     await untouched();
   });
 
@@ -189,7 +217,9 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
       await oldAdmin.set('user:precious', 'keep me');
       const url = `redis://:hunter2@127.0.0.1:${old.port}`;
       await oldAdmin.sendCommand(['CONFIG', 'SET', 'requirepass', 'hunter2']);
-      const error = await openRedis({ env: { REDIS_URL: url } }).catch((e: unknown) => e);
+      const home = await openRedis({ env: { REDIS_URL: url } });
+      const error = await home.judgement(1).catch((e: unknown) => e);
+      await home.close();
       expect(error).toBeInstanceOf(RedisStartError);
       expect(String(error)).toMatch(/has no ACL \(Redis 6 or later has it\)/);
       expect(String(error)).not.toContain('hunter2');
@@ -213,7 +243,7 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
     }
   });
 
-  test('grade: the reference is Accepted there; the user’s keys and users are as they were', () => {
+  test('grade: the reference is Accepted there; the user’s keys and users are as they were', async () => {
     const { code, stdout } = runScript(
       repo,
       ['grade', COUNTER_DIR, TWIN_DIR, '--json', '--fresh'],
@@ -328,7 +358,7 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
     // The next command on this host removes it, and its keys, before making its own.
     const next = await openRedis({ env: { REDIS_URL: users.url } });
     try {
-      expect(await judgeUsers()).toEqual([decodeURIComponent(new URL(next.url).username)]);
+      expect(await judgeUsers()).toEqual([]);
     } finally {
       await next.close();
     }

@@ -2,6 +2,7 @@
 // that hangs, eats memory or kills its process costs only that case, and the next case gets a fresh
 // child. Every case runs (within the problem's time budget) so the report names every trap.
 import type { JudgeRedisOptions } from '../redis/session.ts';
+import { RedisFailedError } from '../redis/server.ts';
 import path from 'node:path';
 import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
@@ -308,6 +309,8 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     throw error;
   });
   const { redisUrl, redisAdminUrl, redisKeyPrefix } = redis ?? {};
+  // The judgement's Redis is its own: given back as soon as it is done (its owner waits for it).
+  const release = (): void => void redis?.release?.().catch(() => undefined);
   const request = {
     runner,
     learnerFile: solutionFile,
@@ -334,6 +337,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
   };
   const finish = (result: ProblemReport): ProblemReport => {
     signal?.removeEventListener('abort', cancel);
+    release();
     if (options.slot) slot.session?.close();
     else releaseSlot(slot);
     if (cancelled()) return { ...result, cancelled: true };
@@ -430,6 +434,15 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
     // A case cut short by the cancellation says so, not that the process ended.
     if (cancelled() && result.status !== 'passed') {
       result = blank(info, 'skipped', 'not run: the judgement was cancelled');
+    }
+    if (result.judgeFailure !== undefined) {
+      // The judge's own failure: no verdict comes of it, none is kept, and it is not the learner's.
+      signal?.removeEventListener('abort', cancel);
+      stop();
+      release();
+      throw new RedisFailedError(
+        `the judge's Redis failed during case ${info.name} (${result.judgeFailure}); nothing was judged or kept: judge again`,
+      );
     }
     result.hint = hintFor(info.hints, result.status);
     if (info.beyondLeetCode) result.beyondLeetCode = true;

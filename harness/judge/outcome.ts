@@ -77,6 +77,11 @@ export interface CaseResult {
   because?: string;
   /** The case catches a bug LeetCode's own tests let through (the suite marks it so). */
   beyondLeetCode?: true;
+  /**
+   * The judge could not judge the case: a service of its own (its Redis) failed, by no doing of the
+   * learner's. The judgement is then not kept, nor reported as the learner's (see judge.ts).
+   */
+  judgeFailure?: string;
 }
 
 export interface KnownMistake {

@@ -77,6 +77,44 @@ export function aclRules(keyPrefix: string, password: string, database: number):
   ];
 }
 
+/**
+ * The rules of the judge's checks user (admin.ts, in the child that runs learner code): it reads the
+ * judgement's keys, Redis's clock and what scripts did, and stops a learner's script that runs past
+ * its deadline; it cannot write outside the prefix, flush, reconfigure, or manage users, so that the
+ * child holds no credential worth stealing. On the judge's own server it may also SHUTDOWN: the
+ * only way to stop a script that wrote (the guardian starts the server again, see guardian.ts).
+ */
+export function checksRules(
+  keyPrefix: string,
+  password: string,
+  database: number,
+  ownServer: boolean,
+): string[] {
+  if (!/^[\w:.-]+$/.test(keyPrefix)) {
+    throw new Error(`a key prefix for an ACL pattern must be plain: ${JSON.stringify(keyPrefix)}`);
+  }
+  return [
+    'reset',
+    'on',
+    `>${password}`,
+    `~${keyPrefix}*`,
+    'resetchannels',
+    '-@all',
+    '+@read',
+    '+@connection',
+    '-@dangerous',
+    '+time',
+    '+scan',
+    '+unlink',
+    '+echo',
+    '+command|getkeys',
+    '+monitor',
+    '+script|kill',
+    ...(ownServer ? ['+shutdown'] : []),
+    database === 0 ? '-select' : '+select',
+  ];
+}
+
 /** The database a redis:// URL names (`/2`), 0 when it names none. */
 export function databaseOf(url: string): number {
   try {
@@ -101,7 +139,8 @@ export interface Owner {
 
 const USER_PREFIX = 'window-katas-';
 /** `window-katas-<id>-<pid>-<started>@<host>`: the id is the one in the user's key prefix. */
-const USERNAME = /^window-katas-([0-9a-f]{12})-(\d{1,10})-(\d{1,20})@([\w.-]{1,64})$/;
+const USERNAME =
+  /^window-katas-([0-9a-f]{12})(?:\.\d{1,9}\.(?:learner|checks))?-(\d{1,10})-(\d{1,20})@([\w.-]{1,64})$/;
 
 /** When process `pid` started (field 22 of /proc/<pid>/stat), or undefined where unreadable. */
 function startTicks(pid: number): { ticks: number; zombie: boolean } | undefined {
@@ -125,9 +164,17 @@ export function currentOwner(): Owner {
   return { host: hostTag(), pid: process.pid, started: startTicks(process.pid)?.ticks ?? 0 };
 }
 
-/** The name of the judge's user for the key prefix of `id`, owned by `owner`. */
-export function judgeUsername(id: string, owner: Owner = currentOwner()): string {
-  return `${USER_PREFIX}${id}-${owner.pid}-${owner.started}@${owner.host}`;
+/**
+ * The name of the judge's user for the key prefix of `id`, owned by `owner`; with `role`, one of the
+ * two users of judgement `n` (`window-katas-<id>.<n>.learner-…`).
+ */
+export function judgeUsername(
+  id: string,
+  owner: Owner = currentOwner(),
+  role?: { judgement: number; role: 'learner' | 'checks' },
+): string {
+  const which = role === undefined ? '' : `.${role.judgement}.${role.role}`;
+  return `${USER_PREFIX}${id}${which}-${owner.pid}-${owner.started}@${owner.host}`;
 }
 
 /** The id and owner a judge's username holds; undefined for any other name. */
@@ -218,26 +265,37 @@ export async function createRestrictedUser(
   url: string,
   keyPrefix: string,
   username: string,
+  rules: typeof aclRules = aclRules,
 ): Promise<RestrictedUser> {
-  const password = randomBytes(24).toString('hex');
+  const password = newPassword();
   try {
     await admin.sendCommand([
       'ACL',
       'SETUSER',
       username,
-      ...aclRules(keyPrefix, password, databaseOf(url)),
+      ...rules(keyPrefix, password, databaseOf(url)),
     ]);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new RedisStartError(aclRefusal(url, reason));
   }
-  const withUser = new URL(url);
-  withUser.username = encodeURIComponent(username);
-  withUser.password = encodeURIComponent(password);
   let removing: Promise<void> | undefined;
   const remove = async () => {
     // DELUSER disconnects the user's clients too: no learner connection outlives it.
     await admin.sendCommand(['ACL', 'DELUSER', username]);
   };
-  return { username, url: withUser.toString(), remove: () => (removing ??= remove()) };
+  return { username, url: urlAs(url, username, password), remove: () => (removing ??= remove()) };
+}
+
+/** A random password for a user of the judge's. */
+export function newPassword(): string {
+  return randomBytes(24).toString('hex');
+}
+
+/** `url`, logged in as `username`. */
+export function urlAs(url: string, username: string, password: string): string {
+  const withUser = new URL(url);
+  withUser.username = encodeURIComponent(username);
+  withUser.password = encodeURIComponent(password);
+  return withUser.toString();
 }

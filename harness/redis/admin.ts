@@ -52,11 +52,47 @@ export interface RedisAdmin {
   watchScripts(): Promise<() => Promise<ScriptRun[]>>;
 }
 
+/**
+ * A command of the judge's own checks failed. `busy`: Redis answered BUSY, a script of the learner's
+ * still running (the learner's doing); anything else is the judge's failure (the server is gone,
+ * does not answer, refuses the judge), never the learner's.
+ */
+export class RedisCheckError extends Error {
+  override name = 'RedisCheckError';
+  readonly busy: boolean;
+  constructor(message: string) {
+    super(message);
+    this.busy = /^BUSY\b/.test(message);
+  }
+}
+
+/** What stopping the learner's scripts after a case took (see AdminConnection.settle). */
+export type Settled =
+  /** Nothing was running. */
+  | 'idle'
+  /** A script was running, and SCRIPT KILL stopped it. */
+  | 'killed'
+  /** A script that wrote was running: the judge's own server was restarted, empty. */
+  | 'restarted'
+  /** A script that wrote was running on a server the judge may not restart (a user's). */
+  | 'unkillable';
+
+/** How many scripts settle() stops in a row before it calls Redis broken (a case has ≤ 50 clients). */
+const SETTLE_ROUNDS = 200;
+/** How long the checks wait for a restarted server to answer again. */
+const RESTART_WAIT_MS = 5000;
+
 interface Client {
   sendCommand(args: string[]): Promise<unknown>;
   monitor(listener: (line: string) => void): Promise<void>;
   destroy(): void;
 }
+
+/** Redis's error replies, once the redis package is loaded. */
+let ErrorReply: (new () => Error) | undefined;
+/** An error Redis answered (a reply), not a failure of the connection. */
+const isReply = (error: unknown): boolean =>
+  ErrorReply !== undefined && error instanceof ErrorReply;
 
 /** Commands a scenario may read with: nothing that writes or reaches beyond a key. */
 const READS = new Set([
@@ -122,7 +158,9 @@ export class AdminConnection implements RedisAdmin {
   ) {}
 
   private async connect(): Promise<Client> {
-    const { createClient } = await import('redis');
+    const redis = await import('redis');
+    const { createClient } = redis;
+    ErrorReply = redis.ErrorReply as unknown as new () => Error;
     const client = createClient({
       url: this.url,
       RESP: 2,
@@ -141,7 +179,69 @@ export class AdminConnection implements RedisAdmin {
     connecting.catch(() => {
       if (this.client === connecting) this.client = undefined;
     });
-    return connecting.then((client) => client.sendCommand(args));
+    return connecting
+      .then((client) => client.sendCommand(args))
+      .catch((error: unknown) => {
+        // A dropped connection (a restart): the next command connects again.
+        if (this.client === connecting && !isReply(error)) {
+          this.client = undefined;
+          void connecting.then(
+            (client) => client.destroy(),
+            () => undefined,
+          );
+        }
+        throw new RedisCheckError(error instanceof Error ? error.message : String(error));
+      });
+  }
+
+  /**
+   * After a case: stops any script of the learner's still running, so that the next case, and the
+   * next judgement on a user's server, find Redis answering. A script runs alone on its server, so
+   * a PING that gets BUSY means one is (the judge's own server answers BUSY after JUDGE_SCRIPT_MS).
+   * SCRIPT KILL stops a script that has not written; one that wrote cannot be stopped without
+   * losing the data (UNKILLABLE): the judge's own server is then shut down, and its guardian starts
+   * it again, empty; a user's server is left to them (the case's message says what to do).
+   * Rejects with a RedisCheckError when Redis fails otherwise (the judge's failure).
+   */
+  async settle(): Promise<Settled> {
+    // Scripts the case queued on several connections run one after another: stop each in turn.
+    let worst: Settled = 'idle';
+    const rank: Record<Settled, number> = { idle: 0, killed: 1, restarted: 2, unkillable: 3 };
+    for (let round = 0; round < SETTLE_ROUNDS; round++) {
+      const now = await this.stopScript();
+      if (rank[now] > rank[worst]) worst = now;
+      if (now === 'idle' || now === 'unkillable') return worst;
+    }
+    throw new RedisCheckError(`Redis was still busy after ${SETTLE_ROUNDS} scripts were stopped`);
+  }
+
+  /** One round of settle(): stops the script running now, if any. */
+  private async stopScript(): Promise<Settled> {
+    try {
+      await this.command(['PING']);
+      return 'idle';
+    } catch (error) {
+      if (!(error instanceof RedisCheckError) || !error.busy) throw error;
+    }
+    const kill = await this.command(['SCRIPT', 'KILL']).catch((error: unknown) => error);
+    const answer = kill instanceof Error ? kill.message : String(kill);
+    if (!/^UNKILLABLE\b/.test(answer)) {
+      if (kill instanceof Error && !/^NOTBUSY\b/.test(answer)) throw kill;
+      return 'killed';
+    }
+    const shutdown = await this.command(['SHUTDOWN', 'NOSAVE']).catch((error: unknown) => error);
+    // NOPERM: not the judge's server to stop.
+    if (shutdown instanceof Error && /^NOPERM\b/.test(shutdown.message)) return 'unkillable';
+    const deadline = Date.now() + RESTART_WAIT_MS;
+    for (;;) {
+      try {
+        await this.command(['PING']);
+        return 'restarted';
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   }
 
   async now(): Promise<number> {

@@ -42,8 +42,36 @@ export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | 
   return undefined;
 }
 
+/** Why REDIS_URL cannot be a Redis URL, or undefined when it can. */
+export function badRedisUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'it is not a URL';
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    return `it is a ${parsed.protocol.replace(/:$/, '')}: URL, not redis:// or rediss://`;
+  }
+  if (!parsed.hostname) return 'it names no host';
+  if (!/^\/?\d*$/.test(parsed.pathname)) return 'its path must be a database number (/0)';
+  return undefined;
+}
+
 export function redisAvailability(env: NodeJS.ProcessEnv = process.env): RedisAvailability {
-  if (env.REDIS_URL) return { available: true, mode: 'url', url: env.REDIS_URL };
+  if (env.REDIS_URL) {
+    const bad = badRedisUrl(env.REDIS_URL);
+    if (bad === undefined) return { available: true, mode: 'url', url: env.REDIS_URL };
+    // Never echoed: a malformed URL may still hold a password.
+    const reason = `REDIS_URL is set but ${bad} (e.g. redis://127.0.0.1:6379)`;
+    const howTo = 'fix REDIS_URL, or unset it to let the judge start its own redis-server';
+    return {
+      available: false,
+      message: `This kata needs Redis: ${reason}; ${howTo}.`,
+      reason,
+      howTo,
+    };
+  }
   const serverPath = findRedisServer(env);
   if (serverPath) return { available: true, mode: 'own', serverPath };
   const explicit = env.REDIS_SERVER

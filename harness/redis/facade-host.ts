@@ -205,6 +205,27 @@ export class RedisFacadeHost implements OutboundHost {
   }
 
   /**
+   * A way out for the clients of another realm of the same case (a separate server's: see
+   * ServerRealms): its reset opens their connections beside the ones already open, and they share
+   * this host's faults (a frozen server, a flushed script cache) as clients of one Redis do. The
+   * host's own reset, when the next case begins, closes them with the rest.
+   */
+  view(): OutboundHost {
+    return {
+      reset: (fixtures) => {
+        if (this.closed) return;
+        for (const { name, args } of fixtures) {
+          const before = this.connections.get(name);
+          if (before !== undefined) shut(before);
+          this.connections.set(name, open(this.url, timeoutOf(args)));
+        }
+      },
+      dispatch: (request, answer) => this.dispatch(request, answer),
+      close: () => Promise.resolve(),
+    };
+  }
+
+  /**
    * As after SCRIPT FLUSH, a restart or a failover, for every client of this host (a flush is
    * server-wide), without touching the server, which may be a user's: from now until the case ends,
    * EVALSHA of a script not loaded again (SCRIPT LOAD) nor run with EVAL since is answered with

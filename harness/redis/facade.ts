@@ -63,10 +63,12 @@ export function redisKey(name: string): string {
 
 /**
  * A fixture: a Redis client of its own (one connection, as a separate API server would have), on
- * the Redis the child was handed. `fixture(name)` gives learner code its facade.
+ * the Redis the child was handed. `fixture(name)` gives learner code its facade. It stands for that
+ * server (FixtureSpec.server): the instance built with it runs its own load of the learner's module,
+ * so that state kept in the module instead of Redis is not shared, as between real servers.
  */
 export function redisClient(options: RedisClientOptions = {}): FixtureSpec {
-  return { source: String(makeRedisFacade), args: [options], outbound: 'redis' };
+  return { source: String(makeRedisFacade), args: [options], outbound: 'redis', server: true };
 }
 
 /**

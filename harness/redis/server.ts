@@ -1,7 +1,7 @@
 // A redis-server owned by the judge: a free loopback port, a fresh temporary directory, no persistence,
 // and a guardian (guardian.ts) that kills it when its owner goes away, however that happens.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ export interface RedisServer {
   /** redis://127.0.0.1:<port> */
   readonly url: string;
   readonly port: number;
-  /** The redis-server process (not its guardian). */
+  /** The redis-server process (not its guardian): the latest, after a restart (see guardian.ts). */
   readonly pid: number;
   readonly dir: string;
   /** The server's log so far (the last 16 KB), for error reports. */
@@ -27,6 +27,11 @@ export interface StartRedisOptions {
   serverPath?: string;
   /** More redis-server options, e.g. ['--cluster-enabled', 'yes']. */
   args?: readonly string[];
+  /**
+   * Lines of a configuration file (`user judge on >secret ~1:* +@read`), written into the server's
+   * own directory (mode 0600) rather than onto its command line, which every process can read.
+   */
+  config?: readonly string[];
   readyTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
@@ -58,8 +63,20 @@ function freePort(): Promise<number> {
   });
 }
 
-function serverArgs(port: number, dir: string, extra: readonly string[]): string[] {
+function serverArgs(
+  port: number,
+  dir: string,
+  extra: readonly string[],
+  config: readonly string[],
+): string[] {
+  let file: string[] = [];
+  if (config.length > 0) {
+    const conf = path.join(dir, 'redis.conf');
+    writeFileSync(conf, `${config.join('\n')}\n`, { mode: 0o600 });
+    file = [conf];
+  }
   return [
+    ...file,
     '--port', String(port),
     '--bind', '127.0.0.1',
     '--dir', dir,
@@ -177,7 +194,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
     try {
       const started = await attempt(
         serverPath,
-        serverArgs(port, dir, options.args ?? []),
+        serverArgs(port, dir, options.args ?? [], options.config ?? []),
         dir,
         timeoutMs,
       );
@@ -209,9 +226,21 @@ function owned({ guardian, pid, log }: Attempt, port: number, dir: string): Redi
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    pid,
+    // The last pid line: the guardian prints one again when it starts the server again.
+    get pid() {
+      const all = [...log().matchAll(new RegExp(PID_LINE.source, 'gm'))];
+      return Number(all.at(-1)?.[1] ?? pid);
+    },
     dir,
     log,
     stop: () => (stopping ??= stop()),
   };
+}
+
+/**
+ * The judge's Redis failed while a judgement ran (its own checks could not reach it, or a server
+ * died): the judge's failure, not the learner's. Nothing judged meanwhile is kept (memo.ts).
+ */
+export class RedisFailedError extends RedisStartError {
+  override name = 'RedisFailedError';
 }

@@ -79,7 +79,14 @@ async function judgeAndShow(
   signal?: AbortSignal,
   typeCheck = true,
   redis?: CommandRedis,
-): Promise<{ accepted: boolean; verdict?: Verdict; cancelled?: boolean; unsaved?: StateError }> {
+): Promise<{
+  accepted: boolean;
+  verdict?: Verdict;
+  cancelled?: boolean;
+  unsaved?: StateError;
+  /** The judge's Redis could not be used or failed: nothing was judged, nothing recorded. */
+  unjudged?: boolean;
+}> {
   let decided: string | undefined;
   let done = 0;
   progress(io, showing, 'Judging…');
@@ -103,7 +110,14 @@ async function judgeAndShow(
         progress(io, showing, `${decided} · checking the other cases (${done} done)…`);
       }
     },
+  }).catch((error: unknown) => {
+    if (!(error instanceof RedisStartError)) throw error;
+    // Not the learner's doing: one line, nothing recorded, and watching goes on (the next save
+    // gets a Redis of its own).
+    io.err(wrapKeepingCode(escapeControl(redisStartLine(error)), WIDTH, '  '));
+    return undefined;
   });
+  if (report === undefined) return { accepted: false, unjudged: true };
   if (report.cancelled) return { accepted: false, cancelled: true };
   let unsaved: StateError | undefined;
   try {
@@ -246,7 +260,7 @@ async function openKata(
   // Started before anything is shown, so that a Redis that cannot be used is said in one line, as
   // when there is none; nothing is started for a problem without Redis.
   try {
-    await redis.optionsFor(problem);
+    await redis.prepare(problem);
   } catch (error) {
     if (!(error instanceof RedisStartError)) throw error;
     // There is Redis, but it cannot be used: one line, as when there is none.
@@ -272,7 +286,7 @@ async function openKata(
   const warming = watchMode
     ? warmTypeChecker(problem.stubFile, { home: path.dirname(problem.stubFile) })
     : undefined;
-  const { accepted, unsaved, verdict } = await judgeAndShow(
+  const { accepted, unsaved, verdict, unjudged } = await judgeAndShow(
     problem,
     showing,
     io,
@@ -284,6 +298,7 @@ async function openKata(
   if (!watchMode) {
     releaseSlot(slot);
     if (unsaved) throw unsaved;
+    if (unjudged) return USAGE_EXIT;
     return accepted ? 0 : 1;
   }
   // Watching goes on: the learner can fix the state folder meanwhile.

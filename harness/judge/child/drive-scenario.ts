@@ -4,7 +4,7 @@
 // promises, and nothing here touches a learner object. The first step that fails ends the script:
 // Play's methods throw a Stop the driver catches (a script must not catch around them).
 import type { CallRecord } from '../outcome.ts';
-import type { RedisAdmin } from '../../redis/admin.ts';
+import { RedisCheckError, type RedisAdmin } from '../../redis/admin.ts';
 import {
   PARALLEL,
   type Call,
@@ -148,7 +148,22 @@ export async function driveScenario(
   try {
     await c.scenario(play);
   } catch (error) {
-    if (!(error instanceof Stop)) throw error;
+    if (error instanceof RedisCheckError && error.busy) {
+      // The judge's own look at Redis found it running a script of the learner's that had not
+      // ended: the learner's doing, as a call that does not settle is (a time limit).
+      const index = records.length;
+      records.push({
+        index,
+        method: 'Redis, read by the judge',
+        args: '',
+        expected: 'an answer',
+        actual: 'BUSY: a script of yours was still running',
+        ok: false,
+        step: true,
+      });
+      divergedAt ??= index;
+      unsettled ??= `Redis was still running a script of yours at step ${index} (it answered BUSY): a script must end within its call`;
+    } else if (!(error instanceof Stop)) throw error;
   }
   return { records, totalCalls: records.length, divergedAt, diverged, thrown, unsettled };
 }

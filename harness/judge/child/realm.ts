@@ -382,8 +382,26 @@ export class LearnerRealm implements Port {
     this.generation++;
     for (const timer of this.judgeTimers.values()) clearTimeout(timer);
     this.judgeTimers.clear();
+    // Made first: `host?.reset(make())` would skip making them in a realm with no way out.
+    const outbound = this.make(fixtures ?? {});
+    this.outboundHost?.reset(outbound);
+  }
+
+  /**
+   * Makes more fixtures beside those of the last reset, and opens their way out: a second client
+   * of a separate server's realm (see ServerRealms), whose host adds connections on reset.
+   */
+  addFixtures(fixtures: Record<string, FixtureSpec>): void {
+    const outbound = this.make(fixtures);
+    if (outbound.length > 0 && this.outboundHost !== undefined) this.outboundHost.reset(outbound);
+  }
+
+  /** Builds fixtures in the realm; returns the outbound ones, for the host to connect. */
+  private make(
+    fixtures: Record<string, FixtureSpec>,
+  ): { name: string; args: readonly unknown[] }[] {
     const outbound: { name: string; args: readonly unknown[] }[] = [];
-    for (const [name, spec] of Object.entries(fixtures ?? {})) {
+    for (const [name, spec] of Object.entries(fixtures)) {
       const key = this.factoryKeys.get(spec.source);
       if (key === undefined) throw new Error(`fixture ${name} was not compiled into the realm`);
       if (spec.outbound !== undefined) {
@@ -407,7 +425,7 @@ export class LearnerRealm implements Port {
         throw new Error(`fixture ${name} failed to build: ${typeof said === 'string' ? said : ''}`);
       }
     }
-    this.outboundHost?.reset(outbound);
+    return outbound;
   }
 
   private outboundHost: OutboundHost | undefined;

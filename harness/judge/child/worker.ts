@@ -6,6 +6,7 @@ import { createRequire, SourceMap } from 'node:module';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../outcome.ts';
+import type { LearnerError } from './port.ts';
 import { createRunner, type ContextRunner, type RunnerScript } from './runner.ts';
 import { undeclaredAdvice } from './run-case.ts';
 import {
@@ -18,7 +19,8 @@ import {
 import { guardIntrinsics } from './intrinsics.ts';
 import { LearnerRealm } from './realm.ts';
 import { RedisFacadeHost } from '../../redis/facade-host.ts';
-import { AdminConnection } from '../../redis/admin.ts';
+import { AdminConnection, RedisCheckError, type Settled } from '../../redis/admin.ts';
+import { ServerRealms } from './server-realms.ts';
 import { learnerStack } from './stack.ts';
 import { readFileSync } from 'node:fs';
 
@@ -106,6 +108,20 @@ class Problem {
   private code = '';
   private libraries: string[] = [];
 
+  /**
+   * A separate server's realm (see ServerRealms): the learner's class loaded afresh, its clients
+   * on the problem's Redis beside the others'.
+   */
+  private serverRealm(): LearnerRealm | LearnerError {
+    const realm = new LearnerRealm(this.runner.fixtureSources, { timers: this.runner.anyAsync });
+    if (this.mainHost !== undefined) realm.attachOutbound(this.mainHost.view());
+    for (const library of this.libraries) realm.loadLibrary(library);
+    const loaded = realm.load(this.code, BUNDLE_NAME, this.request.className);
+    if (loaded.ok) return realm;
+    if ('error' in loaded) return loaded.error;
+    return { isError: true, name: 'Error', message: loaded.missing, stack: '' };
+  }
+
   /** The learner's class loaded again in a realm of its own (its output is dropped). */
   private fresh(): LearnerRealm | undefined {
     const realm = this.newRealm();
@@ -151,27 +167,82 @@ class Problem {
     // Loading the redis package costs hundreds of ms of CPU: not to be counted in the first case.
     // (Only then: without Redis the case starts at once, its 'waiting' message sent synchronously.)
     if (this.hosts.length > 0) await Promise.all(this.hosts.map((host) => host.ready()));
-    // A scenario starts with none of the keys an earlier case (or an earlier run of it) left.
-    if (this.admin !== undefined && this.runner.isScenario(index)) await this.admin.clearKeys();
-    const realm = this.realm;
+    const port = new ServerRealms(this.realm, () => this.serverRealm());
     const services = {
       redis: this.admin,
-      skewClock: (ms: number) => realm.skewClock(ms),
+      skewClock: (ms: number) => port.skewClock(ms),
     };
-    // The parent's wall backstop learns how long the case may wait, so that it stops only a child
-    // that gets no CPU, never one waiting within its call deadlines.
-    const result = await this.runner.runAsync(
-      index,
-      this.realm,
-      className,
-      learnerFile,
-      this.mapStack,
-      (ms) => send({ type: 'waiting', index, ms }),
-      services,
-    );
-    // The case is over: its Redis clients disconnect now, and answers still on their way are dropped.
-    if (this.runner.outbound.length > 0) this.realm.reset(undefined);
-    return { result, output: this.realm.drainOutput() };
+    let result: CaseResult;
+    try {
+      // A scenario starts with none of the keys an earlier case (or an earlier run of it) left, on a
+      // Redis that runs no script of an earlier case's (settle: see after the case).
+      if (this.admin !== undefined && this.runner.isScenario(index)) {
+        if ((await this.admin.settle()) === 'unkillable') {
+          return { result: this.stuck(index), output: '' };
+        }
+        await this.admin.clearKeys();
+      }
+      // The parent's wall backstop learns how long the case may wait, so that it stops only a
+      // child that gets no CPU, never one waiting within its call deadlines.
+      result = await this.runner.runAsync(
+        index,
+        port,
+        className,
+        learnerFile,
+        this.mapStack,
+        (ms) => send({ type: 'waiting', index, ms }),
+        services,
+      );
+    } catch (error) {
+      if (!(error instanceof RedisCheckError)) throw error;
+      port.end();
+      // BUSY: a script of the learner's that cannot be stopped holds Redis (their doing).
+      const result = error.busy ? this.stuck(index) : this.judgeFailure(index, error);
+      return { result, output: port.drainOutput() };
+    }
+    // The case is over: its Redis clients disconnect now, answers still on their way are dropped,
+    // and the separate servers' realms go.
+    port.end();
+    const output = port.drainOutput();
+    if (this.admin === undefined) return { result, output };
+    // No script of the learner's runs on past its case (see AdminConnection.settle).
+    const settled = await this.admin.settle().catch((error: unknown) => error);
+    if (settled instanceof RedisCheckError) {
+      return { result: this.judgeFailure(index, settled), output };
+    }
+    if (settled instanceof Error || typeof settled !== 'string') throw settled;
+    return { result: withSettled(result, settled as Settled), output };
+  }
+
+  /** A case that cannot run: Redis is held by a script of the learner's that cannot be stopped. */
+  private stuck(index: number): CaseResult {
+    const info = this.runner.cases[index];
+    return {
+      name: info?.name ?? `case ${index}`,
+      tier: info?.tier ?? 'core',
+      trap: info?.trap ?? null,
+      hint: null,
+      status: 'time-limit-exceeded',
+      ms: 0,
+      message:
+        'not run: Redis is still busy with the script of yours that could not be stopped ' +
+        '(UNKILLABLE: see the first case it stopped)',
+    };
+  }
+
+  /** The result of a case the judge could not judge: its Redis failed (not the learner's doing). */
+  private judgeFailure(index: number, error: RedisCheckError): CaseResult {
+    const info = this.runner.cases[index];
+    return {
+      name: info?.name ?? `case ${index}`,
+      tier: info?.tier ?? 'core',
+      trap: info?.trap ?? null,
+      hint: null,
+      status: 'skipped',
+      ms: 0,
+      message: `not judged: the judge's Redis failed (${error.message.split('\n')[0]})`,
+      judgeFailure: error.message.split('\n')[0] ?? 'the judge’s Redis failed',
+    };
   }
 
   /**
@@ -195,6 +266,29 @@ class Problem {
     return { result, output: this.realm.drainOutput() };
   }
 }
+
+/** What a case's result says of a script of the learner's stopped after it (see settle). */
+function withSettled(result: CaseResult, settled: Settled): CaseResult {
+  if (settled === 'idle') return result;
+  const what = SETTLED[settled];
+  if (result.status !== 'passed') {
+    return { ...result, message: `${result.message ?? ''}${result.message ? '; ' : ''}${what}` };
+  }
+  return { ...result, status: 'time-limit-exceeded', message: what };
+}
+
+/** What each way of stopping a learner's script after a case says in the case's message. */
+const SETTLED: Record<Exclude<Settled, 'idle'>, string> = {
+  killed: 'a script of yours was still running after the case; the judge stopped it (SCRIPT KILL)',
+  restarted:
+    'a script of yours wrote and then ran on; Redis cannot stop such a script (UNKILLABLE), so ' +
+    'the judge restarted its own server, empty',
+  unkillable:
+    'a script of yours wrote and then ran on, and Redis cannot stop such a script (UNKILLABLE): ' +
+    'your REDIS_URL server answers BUSY until it ends, or until you run SHUTDOWN NOSAVE there ' +
+    '(which loses its data) and start it again; the judge’s user on it goes with the restart, ' +
+    'or with the next command',
+};
 
 /** Puts the built-ins back after each case: known-wrong code replayed in this realm may bend them. */
 const restoreIntrinsics = guardIntrinsics();
