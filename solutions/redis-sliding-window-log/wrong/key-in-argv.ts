@@ -4,7 +4,7 @@
 import type { RedisClient } from '../../../problems/redis-client.ts';
 import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts';
 
-export const expectation = { verdict: 'accepted', trap: 'cluster-safe' };
+export const expectation = { verdict: 'wrong-answer', trap: 'cluster-safe' };
 
 const DEADLINE_MS = 900;
 
