@@ -123,7 +123,8 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
       port.reset(undefined);
       if (driven.divergedAt !== undefined || driven.thrown || driven.unsettled) {
         failed.push(c.name);
-        if (process.env.SHOW_FAILURES) console.log(c.name, JSON.stringify(driven.records.slice(-3)));
+        if (process.env.SHOW_FAILURES)
+          console.log(c.name, JSON.stringify(driven.records.slice(-3)));
       }
     }
     return failed;

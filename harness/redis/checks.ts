@@ -145,7 +145,8 @@ export function checkScriptKeys(
     const declared = show(run.declared);
     if (run.declared.length !== 1) {
       const slots = new Set(run.declared.map(keySlot)).size;
-      const refused = slots > 1 ? ': their hash slots differ, a cluster refuses it (CROSSSLOT)' : '';
+      const refused =
+        slots > 1 ? ': their hash slots differ, a cluster refuses it (CROSSSLOT)' : '';
       return `${run.command} declared KEYS ${declared}${refused}`;
     }
     const [key] = run.declared as [string];

@@ -261,17 +261,18 @@ export function restart(modelOf: ModelOf, settings: Settings): Scenario {
  * `key` and `key:ts` shares a slot under a hash tag, and only a plain key shows that a cluster
  * would refuse it (CROSSSLOT).
  */
-export function clusterKeys(modelOf: ModelOf, settings: Settings, costs: number[]): Scenario {
+export function clusterKeys(settings: Settings, costs: number[]): Scenario {
   return async (play) => {
-    // Its own watch, which also requires a script run per call: not the per-call one.
-    const limiters = new Limiters(play, modelOf, { keyItself: false });
-    const [a] = await limiters.build([settings]);
+    const target = await play.construct([fixture('r0'), ...settings]);
     const stop = await play.redis.watchScripts();
     const calls = new Map<string, number>();
     for (const name of ['k', '{user}:k']) {
+      const key = redisKey(name);
       for (const cost of costs) {
-        await limiters.allow(a!, name, cost);
-        calls.set(redisKey(name), (calls.get(redisKey(name)) ?? 0) + 1);
+        // Any answer will do: this case is about keys, and so fails only on keys (other cases
+        // that fail on this kata's keys put their failure down to this one: `needs`).
+        await play.call(target, 'allow', [key, cost], (actual: unknown) => actual);
+        calls.set(key, (calls.get(key) ?? 0) + 1);
       }
     }
     checkScriptKeys(play, await stop(), calls, true);

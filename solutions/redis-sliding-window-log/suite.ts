@@ -3,6 +3,10 @@
 // fed Redis's clock (harness/redis/limiter-oracle.ts), and the scenario checks what an answer cannot
 // show (the log's size, the keys' TTLs, the scripts' keys). Case order matters: a known-wrong file's
 // verdict names the first case it fails.
+// Every call through Limiters also checks "the Redis key is `key` itself" (no other key under the
+// prefix; the key there after an allowed call), so a second key or state kept elsewhere fails nearly
+// every case: those cases need cluster-safe, whose case (cluster-keys, after the expiry case that a
+// missing key fails first) names the cause.
 import { redisClients as clients } from '../../harness/redis/checks.ts';
 import { redisKey } from '../../harness/redis/facade.ts';
 import {
@@ -91,6 +95,7 @@ export default defineSuite({
       tier: 'example',
       trap: null,
       describe: '(2, 100): two allowed, one refused at T+70, room again at T+100',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       scenario: (play) => playTimeline(play, EXAMPLES[0]!, modelOf),
     },
@@ -99,11 +104,88 @@ export default defineSuite({
       tier: 'example',
       trap: null,
       describe: '(5, 60000): costs of 3, 1, 1, 2 and 6 in one moment; the log holds 5 units',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       async scenario(play) {
         await playTimeline(play, EXAMPLES[1]!, modelOf);
         await checkUnits(play, redisKey('x'), 5);
       },
+    },
+    {
+      name: 'edge-of-the-window',
+      tier: 'core',
+      trap: 'remove-before-count',
+      describe: '(2, 200): at first+200, the first unit has left and the second has not',
+      needs: ['ttl-on-every-key', 'cluster-safe'],
+      fixtures: clients(1),
+      // The second unit must keep the log alive until then: a key that expires with its first
+      // unit fails here too, and that is a TTL mistake.
+      hint: 'At the very millisecond the oldest unit leaves the window, its room is free again. Does your script count the log before or after it drops what has aged out?',
+      async scenario(play) {
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 200]]);
+        const first = await limiters.allow(a!, 'k');
+        for (const at of [100, 200]) {
+          play.note('wait', `until first+${at} on Redis’s clock`);
+          await play.redis.waitUntil(first.retryAt + at);
+          await limiters.allow(a!, 'k');
+        }
+      },
+    },
+    {
+      name: 'wait-for-the-oldest',
+      tier: 'core',
+      trap: 'retry-from-oldest',
+      describe: '(2, 2000): refused at once; room comes back when the oldest unit leaves',
+      needs: ['cluster-safe'],
+      fixtures: clients(1),
+      hint: 'A refused request can pass once enough units have left the window, and units leave oldest first. Which member’s score, plus the window, is the first moment with room?',
+      async scenario(play) {
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[2, 2000]]);
+        const first = await limiters.allow(a!, 'k');
+        play.note('wait', 'until first+100 on Redis’s clock');
+        await play.redis.waitUntil(first.retryAt + 100);
+        await limiters.allow(a!, 'k');
+        await limiters.allow(a!, 'k');
+      },
+    },
+    {
+      name: 'one-millisecond',
+      tier: 'core',
+      trap: 'same-millisecond',
+      describe: '(5, 60000): a cost of 3, then three of 1, at once; the log must hold 5 units',
+      needs: ['cluster-safe'],
+      fixtures: clients(1),
+      hint: 'A sorted set keeps one copy of each member. If the member is the time alone, how many units does a request of cost 3 leave in the log, or two requests in the same millisecond?',
+      async scenario(play) {
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[5, 60_000]]);
+        for (const cost of [3, undefined, undefined, undefined]) {
+          await limiters.allow(a!, 'k', cost);
+        }
+        await checkUnits(play, redisKey('k'), 5);
+      },
+    },
+    {
+      name: 'concurrent-burst',
+      tier: 'core',
+      trap: 'exact-under-concurrency',
+      describe: '50 servers, one request each at once, on one log of (10, 60000)',
+      fixtures: clients(50),
+      hint: 'Fifty requests from fifty connections each trim and count the log before any of them adds to it. Trimming, counting and adding must be one step that nothing can come between.',
+      // Nothing ages out of a minute's window during the burst: exactly 10, however slow.
+      scenario: burst([10, 60_000], 50, () => [10, 10]),
+    },
+    {
+      name: 'skewed-servers',
+      tier: 'core',
+      trap: 'server-time',
+      describe: 'two servers (3, 60000) whose clocks are 7 s ahead and 7 s behind share one log',
+      needs: ['cluster-safe'],
+      fixtures: clients(2),
+      hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
+      scenario: skewedServers(modelOf, [3, 60_000]),
     },
     {
       name: 'ttl-after-every-call',
@@ -132,86 +214,14 @@ export default defineSuite({
       describe: '(3, 60000) on "k" and "{user}:k": each script declares and touches only the key',
       fixtures: clients(1),
       hint: 'The Redis key is the key given, and nothing else: a script declares exactly that one key in KEYS and touches no other. A second key (a sequence counter beside the log, say) lies in another hash slot, and a Redis Cluster refuses the script with CROSSSLOT.',
-      scenario: clusterKeys(modelOf, [3, 60_000], [1, 1, 1, 1]),
-    },
-    {
-      name: 'edge-of-the-window',
-      tier: 'core',
-      trap: 'remove-before-count',
-      describe: '(2, 200): at first+200, the first unit has left and the second has not',
-      fixtures: clients(1),
-      // The second unit must keep the log alive until then: a key that expires with its first
-      // unit fails here too, and that is a TTL mistake.
-      needs: ['ttl-on-every-key'],
-      hint: 'At the very millisecond the oldest unit leaves the window, its room is free again. Does your script count the log before or after it drops what has aged out?',
-      async scenario(play) {
-        const limiters = new Limiters(play, modelOf);
-        const [a] = await limiters.build([[2, 200]]);
-        const first = await limiters.allow(a!, 'k');
-        for (const at of [100, 200]) {
-          play.note('wait', `until first+${at} on Redis’s clock`);
-          await play.redis.waitUntil(first.retryAt + at);
-          await limiters.allow(a!, 'k');
-        }
-      },
-    },
-    {
-      name: 'wait-for-the-oldest',
-      tier: 'core',
-      trap: 'retry-from-oldest',
-      describe: '(2, 2000): refused at once; room comes back when the oldest unit leaves',
-      fixtures: clients(1),
-      hint: 'A refused request can pass once enough units have left the window, and units leave oldest first. Which member’s score, plus the window, is the first moment with room?',
-      async scenario(play) {
-        const limiters = new Limiters(play, modelOf);
-        const [a] = await limiters.build([[2, 2000]]);
-        const first = await limiters.allow(a!, 'k');
-        play.note('wait', 'until first+100 on Redis’s clock');
-        await play.redis.waitUntil(first.retryAt + 100);
-        await limiters.allow(a!, 'k');
-        await limiters.allow(a!, 'k');
-      },
-    },
-    {
-      name: 'one-millisecond',
-      tier: 'core',
-      trap: 'same-millisecond',
-      describe: '(5, 60000): a cost of 3, then three of 1, at once; the log must hold 5 units',
-      fixtures: clients(1),
-      hint: 'A sorted set keeps one copy of each member. If the member is the time alone, how many units does a request of cost 3 leave in the log, or two requests in the same millisecond?',
-      async scenario(play) {
-        const limiters = new Limiters(play, modelOf);
-        const [a] = await limiters.build([[5, 60_000]]);
-        for (const cost of [3, undefined, undefined, undefined]) {
-          await limiters.allow(a!, 'k', cost);
-        }
-        await checkUnits(play, redisKey('k'), 5);
-      },
-    },
-    {
-      name: 'concurrent-burst',
-      tier: 'core',
-      trap: 'exact-under-concurrency',
-      describe: '50 servers, one request each at once, on one log of (10, 60000)',
-      fixtures: clients(50),
-      hint: 'Fifty requests from fifty connections each trim and count the log before any of them adds to it. Trimming, counting and adding must be one step that nothing can come between.',
-      // Nothing ages out of a minute's window during the burst: exactly 10, however slow.
-      scenario: burst([10, 60_000], 50, () => [10, 10]),
-    },
-    {
-      name: 'skewed-servers',
-      tier: 'core',
-      trap: 'server-time',
-      describe: 'two servers (3, 60000) whose clocks are 7 s ahead and 7 s behind share one log',
-      fixtures: clients(2),
-      hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
-      scenario: skewedServers(modelOf, [3, 60_000]),
+      scenario: clusterKeys([3, 60_000], [1, 2, 1, 4]),
     },
     {
       name: 'script-cache-flushed',
       tier: 'core',
       trap: 'noscript-recovery',
       describe: '(5, 60000): the script cache is flushed between two calls',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A restart or a failover empties Redis’s script cache, and EVALSHA then fails with NOSCRIPT without running anything. What should the next call do so that the request is still counted, exactly once?',
       scenario: scriptCacheFlushed(modelOf, [5, 60_000]),
@@ -221,6 +231,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'instance-isolation',
       describe: 'instances (2, 60000) and (5, 60000), both built before either is used',
+      needs: ['cluster-safe'],
       fixtures: clients(2),
       hint: 'Two limiters with different settings live in one process. Where do your settings live, and does building the second change the first?',
       scenario: twoConfigurations(modelOf, [2, 60_000], [5, 60_000]),
@@ -230,6 +241,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'same-semantics',
       describe: '(3, 100) and (4, 500): 24 calls, costs 1–5, short waits, two keys',
+      needs: ['cluster-safe'],
       fixtures: clients(2),
       hint: 'The answers are sliding-window-log-limiter’s, to the millisecond: the window (now − W, now], only accepted units logged, retryAt from the oldest units, resetAt from the youngest. Compare your script with your single-process log.',
       scenario: mixedTraffic(
@@ -270,6 +282,7 @@ export default defineSuite({
       trap: 'restart-recovery',
       describe:
         '([2, 60000]): Redis answers LOADING for one call, as while restarting, then is back',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A Redis that is restarting answers LOADING to every command, SCRIPT LOAD too: that call fails, rightly. Once Redis is back, the next call must work. Is anything you keep between calls (the script’s SHA, or the promise of loading it) left holding that failure?',
       scenario: restart(modelOf, [2, 60_000]),
@@ -279,6 +292,7 @@ export default defineSuite({
       tier: 'follow-up',
       trap: 'redis-down',
       describe: '(2, 60000): Redis stops answering; allow must reject within a second',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       callDeadlineMs: 1000,
       hint: 'A client with default options waits for an answer forever once a command is written. Race every call against a timer of your own, and reject with a clear Error when it fires: refuse rather than hang.',

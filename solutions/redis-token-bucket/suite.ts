@@ -5,6 +5,10 @@
 // scenario checks what is not in an answer itself: the keys left, their TTLs, the scripts' keys.
 // Case order matters: a known-wrong file's verdict names the first case it fails, so each trap's
 // case comes before the cases its wrong files also happen to fail.
+// Every call through Limiters also checks "the Redis key is `key` itself" (no other key under the
+// prefix; the key there after an allowed call), so a second key or state kept elsewhere fails nearly
+// every case: those cases need cluster-safe, whose case (cluster-keys, after the expiry case that a
+// missing key fails first) names the cause.
 import {
   checkExpiry,
   checkNoKeys,
@@ -93,6 +97,7 @@ export default defineSuite({
       tier: 'example',
       trap: null,
       describe: '(3, 10): three allowed at once, two refused, then one after 150 ms',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       scenario: (play) => playTimeline(play, EXAMPLES[0]!, modelOf),
     },
@@ -101,8 +106,44 @@ export default defineSuite({
       tier: 'example',
       trap: null,
       describe: 'two servers (2, 20) share one bucket, whose key expires once full again',
+      needs: ['cluster-safe'],
       fixtures: clients(2),
       scenario: (play) => playTimeline(play, EXAMPLES[1]!, modelOf),
+    },
+    {
+      name: 'concurrent-burst',
+      tier: 'core',
+      trap: 'exact-under-concurrency',
+      describe: '50 servers, one request each at once, on one bucket of (10, 1)',
+      fixtures: clients(50),
+      hint: 'Fifty requests from fifty connections read the same full bucket before any of them writes it back. Reading, deciding and writing must be one step that nothing can come between.',
+      // A token comes back each second: a burst that took longer may admit that many more.
+      scenario: burst([10, 1], 50, (ms) => [10, 10 + Math.floor(ms / 1000)]),
+    },
+    {
+      name: 'sub-second-wait',
+      tier: 'core',
+      trap: 'no-float-truncation',
+      describe: '(1, 4): a refused request must wait a quarter of a second',
+      needs: ['cluster-safe'],
+      fixtures: clients(1),
+      hint: 'Redis turns a Lua number into an integer on its way back, dropping any fraction: 0.25 seconds arrives as 0. Which units keep every answer whole?',
+      async scenario(play) {
+        const limiters = new Limiters(play, modelOf);
+        const [a] = await limiters.build([[1, 4]]);
+        await limiters.allow(a!, 'k');
+        await limiters.allow(a!, 'k');
+      },
+    },
+    {
+      name: 'skewed-servers',
+      tier: 'core',
+      trap: 'server-time',
+      describe: 'two servers (3, 2) whose clocks are 7 s ahead and 7 s behind share one bucket',
+      needs: ['cluster-safe'],
+      fixtures: clients(2),
+      hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
+      scenario: skewedServers(modelOf, [3, 2], 100),
     },
     {
       name: 'ttl-after-every-call',
@@ -132,46 +173,14 @@ export default defineSuite({
       describe: '(2, 1) on "k" and "{user}:k": each script declares and touches only the key',
       fixtures: clients(1),
       hint: 'The Redis key is the key given, and nothing else: a script declares exactly that one key in KEYS and touches no other. A second key (a timestamp beside the bucket, say) lies in another hash slot, and a Redis Cluster refuses the script with CROSSSLOT.',
-      scenario: clusterKeys(modelOf, [2, 1], [1, 1, 2, 1]),
-    },
-    {
-      name: 'concurrent-burst',
-      tier: 'core',
-      trap: 'exact-under-concurrency',
-      describe: '50 servers, one request each at once, on one bucket of (10, 1)',
-      fixtures: clients(50),
-      hint: 'Fifty requests from fifty connections read the same full bucket before any of them writes it back. Reading, deciding and writing must be one step that nothing can come between.',
-      // A token comes back each second: a burst that took longer may admit that many more.
-      scenario: burst([10, 1], 50, (ms) => [10, 10 + Math.floor(ms / 1000)]),
-    },
-    {
-      name: 'sub-second-wait',
-      tier: 'core',
-      trap: 'no-float-truncation',
-      describe: '(1, 4): a refused request must wait a quarter of a second',
-      fixtures: clients(1),
-      hint: 'Redis turns a Lua number into an integer on its way back, dropping any fraction: 0.25 seconds arrives as 0. Which units keep every answer whole?',
-      async scenario(play) {
-        const limiters = new Limiters(play, modelOf);
-        const [a] = await limiters.build([[1, 4]]);
-        await limiters.allow(a!, 'k');
-        await limiters.allow(a!, 'k');
-      },
-    },
-    {
-      name: 'skewed-servers',
-      tier: 'core',
-      trap: 'server-time',
-      describe: 'two servers (3, 2) whose clocks are 7 s ahead and 7 s behind share one bucket',
-      fixtures: clients(2),
-      hint: 'Two API servers never agree on the time, and here one is seven seconds ahead of the other. Which clock do all of them share?',
-      scenario: skewedServers(modelOf, [3, 2], 100),
+      scenario: clusterKeys([2, 1], [1, 1, 2, 1]),
     },
     {
       name: 'idle-keys-vanish',
       tier: 'core',
       trap: 'idle-keys-vanish',
       describe: '(2, 10): keys a and b, then no traffic: every key is due to go within 1.2 s',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A bucket that is full again answers exactly like one that was never made. Does every key you wrote go away by itself once that is true, with no traffic at all, including a key that was not called last?',
       async scenario(play) {
@@ -193,6 +202,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'noscript-recovery',
       describe: '(5, 0.001): the script cache is flushed between two calls',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A restart or a failover empties Redis’s script cache, and EVALSHA then fails with NOSCRIPT without running anything. What should the next call do so that the request is still counted, exactly once?',
       scenario: scriptCacheFlushed(modelOf, [5, 0.001]),
@@ -202,6 +212,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'denied-writes-nothing',
       describe: '(2, 0.001): refused requests leave every key as it was',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'Under attack almost every request is refused. A refusal that writes (the same level, a new time, a fresh TTL) costs a write, replication and persistence each time, for nothing: it changes nothing anyone can see.',
       async scenario(play) {
@@ -225,6 +236,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'cost-over-capacity',
       describe: '(3, 1): a cost of 4 can never pass; then 3, then 10',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A bucket never holds more than capacity tokens, so a larger cost will never pass: its retryAt is Infinity. How does "never" cross from Lua to TypeScript, when Lua’s math.huge does not survive the trip?',
       async scenario(play) {
@@ -241,6 +253,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'instance-isolation',
       describe: 'instances (2, 0.001) and (5, 0.001), both built before either is used',
+      needs: ['cluster-safe'],
       fixtures: clients(2),
       hint: 'Two limiters with different settings live in one process. Where do your settings live, and does building the second change the first?',
       scenario: twoConfigurations(modelOf, [2, 0.001], [5, 0.001]),
@@ -250,6 +263,7 @@ export default defineSuite({
       tier: 'core',
       trap: 'same-semantics',
       describe: '(3, 10) and (5, 0.769): 24 calls, costs 1–5, short waits, two keys',
+      needs: ['cluster-safe'],
       fixtures: clients(2),
       hint: 'The answers are token-bucket-limiter’s, to the millisecond: the same level, the same rounding up of waits, the same tolerance for rounding errors. Compare your script with your single-process bucket line by line.',
       scenario: mixedTraffic(
@@ -289,6 +303,7 @@ export default defineSuite({
       tier: 'follow-up',
       trap: 'restart-recovery',
       describe: '([2, 1]): Redis answers LOADING for one call, as while restarting, then is back',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       hint: 'A Redis that is restarting answers LOADING to every command, SCRIPT LOAD too: that call fails, rightly. Once Redis is back, the next call must work. Is anything you keep between calls (the script’s SHA, or the promise of loading it) left holding that failure?',
       scenario: restart(modelOf, [2, 1]),
@@ -298,6 +313,7 @@ export default defineSuite({
       tier: 'follow-up',
       trap: 'redis-down',
       describe: '(2, 1): Redis stops answering; allow must reject within a second',
+      needs: ['cluster-safe'],
       fixtures: clients(1),
       callDeadlineMs: 1000,
       hint: 'A client with default options waits for an answer forever once a command is written. Race every call against a timer of your own, and reject with a clear Error when it fires: refuse rather than hang.',

@@ -49,11 +49,7 @@ export class RedisTokenBucket {
       allowed,
       remaining: Math.floor(after + this.slack),
       resetAt: now + this.msUntil(after, this.capacity),
-      retryAt: allowed
-        ? now
-        : cost > this.capacity
-          ? Infinity
-          : now + this.msUntil(level, cost),
+      retryAt: allowed ? now : cost > this.capacity ? Infinity : now + this.msUntil(level, cost),
     };
   }
 }
