@@ -178,6 +178,8 @@ export function pseudoRandom(seed: number): (n: number) => number {
   let state = seed;
   return (n) => {
     state = (state * 1103515245 + 12345) % 2147483648;
-    return state % n;
+    // From the high bits: this generator's low bits cycle (the lowest alternates), so `state % n`
+    // sent every call of a walk to the same instance and key, each after a wait.
+    return Math.floor((state / 2147483648) * n);
   };
 }
