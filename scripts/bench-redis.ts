@@ -4,10 +4,21 @@
 // CommandRedis as each command is. The first round also pays what a command pays once: loading the
 // code that starts it. The issue's budget for a grade is 150 ms. With REDIS_URL, the rounds prepare
 // the user's server instead (a confined user, then its clean-up).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadProblems } from '../harness/judge/problems.ts';
+import { findRedisServer } from '../harness/redis/availability.ts';
 import { CommandRedis } from '../harness/redis/session.ts';
 import { RedisStartError } from '../harness/redis/server.ts';
+import { copyRepo } from './lib/repo-copy.ts';
 
 const ROUNDS = 20;
+/** Saves of a correct solution per Redis kata, in watch mode. */
+const REDIS_SAVES = 4;
+/** The issue's goal: a correct Redis solution's verdict within 2 s of the save, on an idle machine. */
+const REDIS_SAVE_TARGET_MS = 2000;
 
 export interface RedisStartCost {
   mode: string;
@@ -59,4 +70,68 @@ export async function benchRedis(out: (line: string) => void): Promise<void> {
     `  first round (what a command pays): start ${ms(cost.first.start)} + stop ${ms(cost.first.stop)} = ${ms(cost.first.start + cost.first.stop)}`,
   );
   out(`  later rounds: median ${ms(at(0.5))}, worst ${ms(cost.later.at(-1) ?? 0)}`);
+}
+
+/**
+ * `kata <id> --watch` in a copy of the repo: from each save of the reference (edited a little each
+ * time, so that no verdict is kept) to its verdict on example and core cases. Redis's scenarios wait
+ * for real time on Redis's clock, which is most of what this measures.
+ */
+async function saveToVerdict(id: string, referenceFile: string, dir: string): Promise<number[]> {
+  const copy = copyRepo(mkdtempSync(path.join(tmpdir(), 'window-katas-bench-redis-')));
+  const stub = path.join(copy, 'problems', dir, 'solution.ts');
+  const child = spawn(process.execPath, ['scripts/launch.mjs', 'kata', id, '--watch'], {
+    cwd: copy,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let output = '';
+  let waiting: { pattern: RegExp; from: number; resolve: () => void } | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (waiting && waiting.pattern.test(output.slice(waiting.from))) waiting.resolve();
+  });
+  const until = (pattern: RegExp): Promise<void> =>
+    new Promise((resolve) => {
+      waiting = { pattern, from: output.length, resolve };
+    });
+  try {
+    await until(/Watching/);
+    const reference = readFileSync(referenceFile, 'utf8');
+    const latencies: number[] = [];
+    // The first save warms the child (the redis package, the realm): a learner's later saves
+    // find it warm, and it is not counted.
+    for (let save = 0; save <= REDIS_SAVES; save++) {
+      const decided = until(/· checking the follow-ups/);
+      const savedAt = performance.now();
+      writeFileSync(stub, `${reference}\nexport const benchEdit${save} = ${Date.now()};\n`);
+      await decided;
+      if (save > 0) latencies.push(performance.now() - savedAt);
+      await until(/(Accepted|Wrong Answer|Error|Exceeded)\s+\(cases/);
+    }
+    return latencies;
+  } finally {
+    child.kill();
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** The section's lines for the Redis katas in watch mode: save → verdict of a correct solution. */
+export async function benchRedisWatch(out: (line: string) => void): Promise<void> {
+  const katas = loadProblems().filter((problem) => problem.requires?.includes('redis'));
+  if (katas.length === 0) return;
+  if (!process.env.REDIS_URL && !findRedisServer()) {
+    out('\nRedis katas, save → verdict: not measured (no redis-server)');
+    return;
+  }
+  out(
+    `\nRedis katas in watch mode, save → verdict of the reference on example and core cases (${REDIS_SAVES} saves each, target within ${REDIS_SAVE_TARGET_MS} ms):`,
+  );
+  for (const problem of katas) {
+    const latencies = await saveToVerdict(problem.id, problem.referenceFile, problem.dir);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    out(
+      `  ${problem.id}: median ${Math.round(median)} ms, worst ${Math.round(sorted.at(-1) ?? 0)} ms`,
+    );
+  }
 }

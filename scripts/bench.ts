@@ -9,7 +9,8 @@
 //     runs it (one solution edited since the last grade, the others' verdicts kept) and --fresh.
 //  3. Watch mode: from saving the stub to the verdict on example and core cases, and to the report
 //     of a type error; and what the type checker costs, cold and per save.
-//  4. What starting and stopping the judge's Redis adds to a command (scripts/bench-redis.ts).
+//  4. What starting and stopping the judge's Redis adds to a command, and each Redis kata's save →
+//     verdict in watch mode, for a correct solution (scripts/bench-redis.ts).
 //  `npm run bench -- --load` instead grades every known file many times on a saturated machine and
 //  counts verdicts that flip (scripts/bench-load.ts).
 // A problem that requires Redis is judged on a Redis the bench starts (or REDIS_URL), one for the
@@ -28,7 +29,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ChildSession, type RunOutcome } from '../harness/judge/child-session.ts';
-import { benchRedis } from './bench-redis.ts';
+import { benchRedis, benchRedisWatch } from './bench-redis.ts';
 import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/compile.ts';
 import { readExpectation } from '../harness/judge/expectation.ts';
 import { checkTypes } from '../harness/judge/typecheck.ts';
@@ -437,7 +438,10 @@ async function bench(args: string[]): Promise<number> {
   }
   if (!only || only === 'grade') benchGrade();
   if (!only || only === 'watch') await benchWatch();
-  if (!only || only === 'redis') await benchRedis(out);
+  if (!only || only === 'redis') {
+    await benchRedis(out);
+    await benchRedisWatch(out);
+  }
   return 0;
 }
 

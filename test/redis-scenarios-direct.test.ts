@@ -8,7 +8,13 @@ import { answerEquals } from '../harness/judge/child/drive.ts';
 import { driveScenario } from '../harness/judge/child/drive-scenario.ts';
 import { directPort } from '../harness/judge/child/port.ts';
 import { REDIS_PREFIX_GLOBAL } from '../harness/judge/child/protocol.ts';
-import { AdminConnection, globEscape, keySlot, monitorArgs } from '../harness/redis/admin.ts';
+import {
+  AdminConnection,
+  globEscape,
+  keySlot,
+  monitorArgs,
+  type RedisAdmin,
+} from '../harness/redis/admin.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { RedisFacadeHost } from '../harness/redis/facade-host.ts';
 import { startRedis, type RedisServer } from '../harness/redis/server.ts';
@@ -68,8 +74,34 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
     await server?.stop();
   });
 
+  /**
+   * The admin connection as a judge that gets little CPU sees it: every read of the clock, a TTL
+   * or the keys answered `ms` late, so the judge's reads lie far apart on Redis's clock.
+   */
+  const slowJudge = (ms: number): RedisAdmin => {
+    const late = <T>(value: Promise<T>): Promise<T> =>
+      value.then((v) => new Promise<T>((resolve) => setTimeout(() => resolve(v), ms)));
+    return {
+      now: () => late(admin.now()),
+      pttl: (key) => late(admin.pttl(key)),
+      keys: () => late(admin.keys()),
+      waitUntil: (at) => admin.waitUntil(at),
+      snapshot: () => admin.snapshot(),
+      read: (args) => admin.read(args),
+      forgetScripts: () => admin.forgetScripts(),
+      freeze: () => admin.freeze(),
+      refuseAll: (message) => admin.refuseAll(message),
+      watchScripts: () => admin.watchScripts(),
+    };
+  };
+
   /** Plays every scenario of a suite against `cls`; the name of each case it failed. */
-  async function failures(suite: Suite, cls: AnyClass, only?: (name: string) => boolean) {
+  async function failures(
+    suite: Suite,
+    cls: AnyClass,
+    only?: (name: string) => boolean,
+    redis: RedisAdmin = admin,
+  ) {
     const failed: string[] = [];
     for (const c of suite.cases) {
       if (!isScenario(c) || (only && !only(c.name))) continue;
@@ -86,10 +118,14 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
           fixtures: c.fixtures,
           callDeadlineMs: c.callDeadlineMs ?? 2000,
         },
-        { redis: admin, skewClock: () => {} },
+        { redis, skewClock: () => {} },
       );
       port.reset(undefined);
-      if (driven.divergedAt !== undefined || driven.thrown || driven.unsettled) failed.push(c.name);
+      if (driven.divergedAt !== undefined || driven.thrown || driven.unsettled) {
+        failed.push(c.name);
+        if (process.env.SHOW_FAILURES)
+          console.log(c.name, JSON.stringify(driven.records.slice(-3)));
+      }
     }
     return failed;
   }
@@ -111,6 +147,33 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
     const noTtl = await wrong('no-ttl.ts');
     const ttlCases = (name: string) => name === 'ttl-after-every-call' || name === 'example-2';
     expect(await failures(suite, noTtl, ttlCases)).toEqual(['example-2', 'ttl-after-every-call']);
+  }, 60_000);
+
+  test('redis-token-bucket: an honest constant TTL, and one in whole seconds, pass every case', async () => {
+    const { suite } = await kata('redis-token-bucket');
+    for (const file of ['constant-ttl-bucket.ts', 'seconds-ttl-bucket.ts']) {
+      const module = (await import(`./fixtures/redis-honest/${file}`)) as Record<string, unknown>;
+      expect(await failures(suite, module.RedisTokenBucket as AnyClass), file).toEqual([]);
+    }
+  }, 60_000);
+
+  test('the expiry and key checks hold for a judge whose reads come 60 ms late', async () => {
+    // A read of TIME, then PTTL, 60 ms apart: the old check (50 ms of slack) failed here.
+    const expiry = (name: string) =>
+      ['example-2', 'ttl-after-every-call', 'idle-keys-vanish'].includes(name);
+    const bucket = await kata('redis-token-bucket');
+    expect(await failures(bucket.suite, bucket.reference, expiry, slowJudge(60))).toEqual([]);
+    const log = await kata('redis-sliding-window-log');
+    expect(await failures(log.suite, log.reference, expiry, slowJudge(60))).toEqual([]);
+    // …and still tell a key that expires too soon.
+    const early = await bucket.wrong('expire-on-create.ts');
+    expect(await failures(bucket.suite, early, expiry, slowJudge(60))).toContain(
+      'ttl-after-every-call',
+    );
+    const firstOnly = await log.wrong('expire-on-first-entry.ts');
+    expect(await failures(log.suite, firstOnly, expiry, slowJudge(60))).toContain(
+      'ttl-after-every-call',
+    );
   }, 60_000);
 
   test('redis-sliding-window-log: the reference passes every case; a racy design fails the race', async () => {

@@ -35,6 +35,8 @@ function timeTables(markdown: string): string[][][] {
 interface TimelineSuite {
   EXAMPLES?: Timeline[];
   modelOf?: (settings: [number, number]) => LimiterModel;
+  /** The statement's longest lifetime of a key after a write, by settings. */
+  lifetimeOf?: (settings: [number, number]) => number;
 }
 
 const withTimelines: { problem: Problem; suite: TimelineSuite }[] = [];
@@ -53,7 +55,7 @@ test('the Redis katas have example timelines', () => {
 });
 
 for (const { problem, suite } of withTimelines) {
-  const { EXAMPLES = [], modelOf } = suite;
+  const { EXAMPLES = [], modelOf, lifetimeOf } = suite;
   describe(problem.dir, () => {
     test('each table of the statement is an example timeline of the suite, in order', () => {
       const tables = timeTables(readFileSync(problem.statementFile, 'utf8'));
@@ -65,6 +67,22 @@ for (const { problem, suite } of withTimelines) {
       for (const timeline of EXAMPLES) {
         const byModel = timelineByModel(timeline, modelOf!);
         expect(byModel).toEqual(timeline.rows.map((row) => row.answer));
+      }
+    });
+    test('an expiry row gives the rule’s times: the latest resetAt, the lifetime after the last write', () => {
+      expect(lifetimeOf).toBeDefined();
+      for (const timeline of EXAMPLES) {
+        let latestReset = -Infinity;
+        let lastWrite: { at: number; instance: number } | undefined;
+        for (const row of timeline.rows) {
+          if (row.expires) {
+            const settings = timeline.settings[lastWrite?.instance ?? 0]!;
+            expect(row.expires).toEqual([latestReset, lastWrite!.at + lifetimeOf!(settings)]);
+            continue;
+          }
+          latestReset = Math.max(latestReset, row.answer!.resetAt);
+          if (row.answer!.allowed) lastWrite = { at: row.at, instance: row.instance ?? 0 };
+        }
       }
     });
   });

@@ -36,9 +36,17 @@ interface Accepted {
   cost: number;
 }
 
+/** Redis's time read just before (t0) and just after (t1) a call: its script ran in between. */
+export interface Bracket {
+  t0: number;
+  t1: number;
+}
+
 export class LimiterOracle {
   /** Accepted requests by group of settings: what the model replays. */
   private readonly histories = new Map<string, Accepted[]>();
+  /** The bracket of the latest call whose answer came: checks of what it wrote count from it. */
+  lastBracket: Bracket | undefined;
 
   constructor(private readonly play: Play) {}
 
@@ -79,6 +87,7 @@ export class LimiterOracle {
     const args = cost === undefined ? [key] : [key, cost];
     const answer = (await this.play.call(target, 'allow', args, async (actual: unknown) => {
       const t1 = await this.play.redis.now();
+      this.lastBracket = { t0, t1 };
       let expected: LimiterAnswer | undefined;
       for (let now = t0; now <= t1; now++) {
         expected = this.modelAt(model, history, now, key, units);

@@ -4,7 +4,7 @@
 // mixed stream checked against the model. A suite gives each its settings and wraps it in a case
 // with its own name, trap and hint; every answer is checked by the oracle (limiter-oracle.ts).
 import { fixture, type Play } from '../suite.ts';
-import { checkNoKeys, checkScripts, pseudoRandom } from './checks.ts';
+import { checkExpiry, checkNoKeys, checkScriptKeys, pseudoRandom } from './checks.ts';
 import { redisKey } from './facade.ts';
 import { LimiterOracle, type LimiterAnswer, type LimiterModel } from './limiter-oracle.ts';
 
@@ -22,13 +22,27 @@ export interface Limiter {
   model: LimiterModel;
 }
 
+/** How a case's Limiters check the keys beyond the answers. */
+export interface KeyChecks {
+  /**
+   * "The Redis key is `key` itself", after every call: no key under the prefix but those given to
+   * allow, and the key there after an allowed call. (Which keys each script declares is watched
+   * with MONITOR in clusterKeys alone: a connection of its own per case costs more CPU than a
+   * whole case.) Off only where a case's own check must be what fails first (see the suites).
+   */
+  keyItself?: boolean;
+}
+
 /** The learner's limiters of one case, and the oracle that checks their answers. */
 export class Limiters {
   private readonly oracle: LimiterOracle;
+  /** The keys the learner was given, in full. */
+  private readonly given = new Set<string>();
 
   constructor(
     private readonly play: Play,
     private readonly modelOf: ModelOf,
+    private readonly checks: KeyChecks = { keyItself: true },
   ) {
     this.oracle = new LimiterOracle(play);
   }
@@ -43,10 +57,70 @@ export class Limiters {
     return made;
   }
 
+  /** Redis's time read just before and just after the latest call that was answered. */
+  get lastBracket(): { t0: number; t1: number } {
+    const bracket = this.oracle.lastBracket;
+    if (bracket === undefined) throw new Error('no call has been answered yet');
+    return bracket;
+  }
+
   /** `allow(name, cost)` on a limiter, the key under the judgement's prefix, checked. */
-  allow(limiter: Limiter, name: string, cost?: number): Promise<LimiterAnswer> {
+  async allow(limiter: Limiter, name: string, cost?: number): Promise<LimiterAnswer> {
     const { target, group, model } = limiter;
-    return this.oracle.allow(target, group, model, redisKey(name), cost);
+    const key = redisKey(name);
+    this.given.add(key);
+    const answer = await this.oracle.allow(target, group, model, key, cost);
+    if (this.checks.keyItself) await this.checkKeyItself(key, answer);
+    return answer;
+  }
+
+  /**
+   * Fails (a row) only when something is wrong: a key under the prefix that no call was given (a
+   * second key of the learner's naming), or no key after an allowed call (state kept elsewhere).
+   */
+  private async checkKeyItself(key: string, answer: LimiterAnswer): Promise<void> {
+    const keys = await this.play.redis.keys();
+    const stray = keys.find((found) => !this.given.has(found));
+    if (stray !== undefined) {
+      this.play.check({
+        what: 'keys after the call',
+        expected: 'only the keys given to allow',
+        actual: `also "${stray}"`,
+        ok: false,
+      });
+    }
+    // A key whose state is as new again may already be gone.
+    if (answer.allowed && !keys.includes(key) && (await this.play.redis.now()) < answer.resetAt) {
+      this.play.check({
+        what: 'keys after the call',
+        expected: `the key "${key}" itself, written by the allowed call`,
+        actual: `no key "${key}"`,
+        ok: false,
+      });
+    }
+  }
+
+  /**
+   * `allow`, then every key's expiry checked against the kata's rule: no key expires before the
+   * answer's resetAt, nor later than `lifetimeMs` after the call.
+   */
+  async allowAndCheckExpiry(
+    limiter: Limiter,
+    name: string,
+    lifetimeMs: number,
+    cost?: number,
+  ): Promise<LimiterAnswer> {
+    const answer = await this.allow(limiter, name, cost);
+    const { t1 } = this.lastBracket;
+    await checkExpiry(this.play, {
+      key: redisKey(name),
+      written: answer.allowed,
+      notBefore: answer.resetAt,
+      notAfter: t1 + lifetimeMs,
+      from: t1,
+      after: `after allow(${name}${cost === undefined ? '' : `, ${cost}`})`,
+    });
+    return answer;
   }
 }
 
@@ -128,7 +202,7 @@ export function twoConfigurations(modelOf: ModelOf, small: Settings, big: Settin
 }
 
 /**
- * Two instances of different settings on keys `a` and `b`, `calls` calls picked by a fixed
+ * Two instances of different settings, on keys `a`, `b` and `c`, `d`, `calls` calls picked by a fixed
  * pseudo-random walk: costs 1 to 5 now and then, waits of up to `maxWaitMs` now and then.
  */
 export function mixedTraffic(
@@ -141,11 +215,13 @@ export function mixedTraffic(
     const made = await limiters.build(settings);
     const next = pseudoRandom(options.seed);
     for (let i = 0; i < options.calls; i++) {
-      const who = made[next(2)]!;
+      const index = next(2);
       const wait = next(options.waitOneIn) === 0 ? next(options.maxWaitMs) : 0;
       if (wait > 0) await pause(play, wait);
       const cost = next(3) === 0 ? 1 + next(5) : undefined;
-      await limiters.allow(who, next(2) ? 'a' : 'b', cost);
+      // Keys of their own: instances of different settings never share a key.
+      const keys = index === 0 ? ['a', 'b'] : ['c', 'd'];
+      await limiters.allow(made[index]!, keys[next(2)]!, cost);
     }
   };
 }
@@ -179,14 +255,27 @@ export function restart(modelOf: ModelOf, settings: Settings): Scenario {
   };
 }
 
-/** Calls with `costs` on a key with a hash tag, MONITOR watching which keys each script touches. */
-export function clusterKeys(modelOf: ModelOf, settings: Settings, costs: number[]): Scenario {
+/**
+ * Calls with `costs` on a plain key and on one with a hash tag, MONITOR watching which keys each
+ * script declares and touches: only the key given, and every call runs a script on it. A script on
+ * `key` and `key:ts` shares a slot under a hash tag, and only a plain key shows that a cluster
+ * would refuse it (CROSSSLOT).
+ */
+export function clusterKeys(settings: Settings, costs: number[]): Scenario {
   return async (play) => {
-    const limiters = new Limiters(play, modelOf);
-    const [a] = await limiters.build([settings]);
+    const target = await play.construct([fixture('r0'), ...settings]);
     const stop = await play.redis.watchScripts();
-    for (const cost of costs) await limiters.allow(a!, '{user}:k', cost);
-    await checkScripts(play, stop);
+    const calls = new Map<string, number>();
+    for (const name of ['k', '{user}:k']) {
+      const key = redisKey(name);
+      for (const cost of costs) {
+        // Any answer will do: this case is about keys, and so fails only on keys (other cases
+        // that fail on this kata's keys put their failure down to this one: `needs`).
+        await play.call(target, 'allow', [key, cost], (actual: unknown) => actual);
+        calls.set(key, (calls.get(key) ?? 0) + 1);
+      }
+    }
+    checkScriptKeys(play, await stop(), calls, true);
   };
 }
 

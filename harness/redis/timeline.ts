@@ -5,11 +5,11 @@
 // exactly these rows and that the model gives these answers at these times. So the statement, the
 // suite and the rules cannot drift apart.
 import type { Play } from '../suite.ts';
-import { checkNoKeys } from './checks.ts';
+import { checkExpiry } from './checks.ts';
 import type { LimiterAnswer, LimiterModel } from './limiter-oracle.ts';
 import { Limiters, type ModelOf, type Settings } from './limiter-scenarios.ts';
 
-/** One row: a call of `allow`, or (with `noKeys`) the check that no key is left. */
+/** One row: a call of `allow`, or (with `expires`) the check of every key's expiry. */
 export interface TimelineRow {
   /** Milliseconds after T. */
   at: number;
@@ -19,7 +19,12 @@ export interface TimelineRow {
   cost?: number;
   /** The answer, its times relative to T (retryAt Infinity for never). */
   answer?: LimiterAnswer;
-  noKeys?: true;
+  /**
+   * Every key expires from T + [0] to T + [1]: from the latest resetAt (the state is as new again)
+   * to the kata's longest lifetime after the latest allowed call. Checked on absolute times
+   * (checkExpiry), so it does not depend on how fast the calls landed.
+   */
+  expires?: [number, number];
 }
 
 export interface Timeline {
@@ -37,24 +42,29 @@ export async function playTimeline(
   const limiters = new Limiters(play, modelOf);
   const instances = await limiters.build(timeline.settings);
   let start: number | undefined;
-  // Calls of one row group land over a few milliseconds: a key is sure to be gone only once the
-  // latest resetAt has passed, not at T + at.
   let latestReset = -Infinity;
+  /** The latest allowed call: its row's time, and Redis's time after it. */
+  let written: { at: number; t1: number } | undefined;
   for (const row of timeline.rows) {
-    if (start !== undefined && row.at > 0) {
-      const due = Math.max(start + row.at, row.noKeys ? latestReset + 5 : -Infinity);
-      if ((await play.redis.now()) < due) {
-        play.note('wait', `until T+${row.at} on Redis’s clock`);
-        await play.redis.waitUntil(due);
-      }
+    if (start !== undefined && row.at > 0 && (await play.redis.now()) < start + row.at) {
+      play.note('wait', `until T+${row.at} on Redis’s clock`);
+      await play.redis.waitUntil(start + row.at);
     }
-    if (row.noKeys) {
-      await checkNoKeys(play, `at T+${row.at}`);
+    if (row.expires) {
+      const t1 = written?.t1 ?? latestReset;
+      await checkExpiry(play, {
+        notBefore: latestReset,
+        notAfter: t1 + row.expires[1] - (written?.at ?? 0),
+        from: t1,
+        after: `at T+${row.at}`,
+      });
       continue;
     }
-    const answer = await limiters.allow(instances[row.instance ?? 0]!, row.key ?? 'k', row.cost);
+    const name = row.key ?? 'k';
+    const answer = await limiters.allow(instances[row.instance ?? 0]!, name, row.cost);
     start ??= answer.retryAt;
     latestReset = Math.max(latestReset, answer.resetAt);
+    if (answer.allowed) written = { at: row.at, t1: limiters.lastBracket.t1 };
   }
 }
 
@@ -70,7 +80,10 @@ export function timelineTable(timeline: Timeline): [string, string, string][] {
   const named = timeline.settings.length > 1;
   return timeline.rows.map((row) => {
     const time = row.at === 0 ? 'T' : `T + ${row.at}`;
-    if (row.noKeys) return [time, '(nothing left: `SCAN` finds no key)', ''];
+    if (row.expires) {
+      const [from, to] = row.expires.map(relative) as [string, string];
+      return [time, `(every key expires from ${from} to ${to})`, ''];
+    }
     const who = named ? `${NAMES[row.instance ?? 0]}.` : '';
     const args = `"${row.key ?? 'k'}"${row.cost === undefined ? '' : `, ${row.cost}`}`;
     const a = row.answer!;
@@ -97,7 +110,7 @@ export function timelineByModel(
   });
   return timeline.rows.map((row) => {
     now = row.at;
-    if (row.noKeys) return undefined;
+    if (row.expires) return undefined;
     return models[row.instance ?? 0]!.allow(row.key ?? 'k', row.cost);
   });
 }

@@ -1,10 +1,11 @@
 // Passes the key as an argument instead of in KEYS, and builds the key inside the script. A single
 // standalone Redis does not mind; a cluster routes a script by its KEYS, and a script with none runs
-// on whatever node the client picked, reaching for a key another node may own.
+// on whatever node the client picked, reaching for a key another node may own. The statement asks
+// each script to declare exactly `key`: cluster-keys, a core case, catches it.
 import type { RedisClient } from '../../../problems/redis-client.ts';
 import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts';
 
-export const expectation = { verdict: 'accepted', trap: 'cluster-safe' };
+export const expectation = { verdict: 'wrong-answer', trap: 'cluster-safe' };
 
 const DEADLINE_MS = 900;
 
