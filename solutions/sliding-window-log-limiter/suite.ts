@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { CallScript, longKey, THROWS } from '../../harness/limiter-script.ts';
 import { SlidingWindowLogLimiter } from './solution.ts';
 
 const CLASS = 'SlidingWindowLogLimiter';
@@ -44,30 +45,29 @@ const peek = (key: string, expected: unknown, cost?: number): Step => [
 
 /** One limiter on the case's clock, then the steps. */
 function limiter(limit: number, windowMs: number, ...steps: Step[]): Encoded {
-  return {
-    methods: [CLASS, ...steps.map((s) => s[0])],
-    args: [[limit, windowMs, CLOCK], ...steps.map((s) => s[1])],
-    expected: [null, ...steps.map((s) => s[2])],
-  };
+  const s = new CallScript(CLASS).build([limit, windowMs]);
+  for (const [method, args, expected] of steps) s.call(method, args, expected);
+  return s.done();
 }
 
 /** Steps addressed to limiter number `target` (clock moves may carry any target). */
 const on = (target: number, ...steps: Step[]): [Step, number][] => steps.map((s) => [s, target]);
 
-/** Several limiters on one clock: the constructors' arguments, then steps with their targets. */
-function limiters(ctors: unknown[][], ...steps: [Step, number][][]): Encoded {
-  const flat = steps.flat();
-  return {
-    methods: [...ctors.map(() => CLASS), ...flat.map(([s]) => s[0])],
-    args: [...ctors, ...flat.map(([s]) => s[1])],
-    expected: [...ctors.map(() => null), ...flat.map(([s]) => s[2])],
-    targets: [...ctors.map((_, i) => i), ...flat.map(([, t]) => t)],
-  };
+/** Several limiters on one clock: their settings, then steps with their targets (always given). */
+function limiters(
+  settings: [limit: number, windowMs: number][],
+  ...steps: [Step, number][][]
+): Encoded {
+  const s = new CallScript(CLASS);
+  for (const setting of settings) s.build(setting);
+  for (const [[method, args, expected], target] of steps.flat())
+    s.on(target).call(method, args, expected);
+  return { ...s.done(), targets: s.targets };
 }
 
 /** The same, expecting the first `count` constructors to throw a RangeError. */
 function badConstructors(count: number, encoded: Encoded): Encoded {
-  const expected = encoded.expected.map((e, i) => (i < count ? { throws: 'RangeError' } : e));
+  const expected = encoded.expected.map((e, i) => (i < count ? THROWS : e));
   return { ...encoded, expected };
 }
 
@@ -147,7 +147,7 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
         }
       });
       return limiters(
-        settings.map(([limit, windowMs]) => [limit, windowMs, CLOCK]),
+        settings.map(([limit, windowMs]) => [limit, windowMs]),
         steps,
       );
     });
@@ -205,17 +205,8 @@ const OLD_FILLER = 'GET /orders?tenant=acme&token=';
 const NEW_FILLER = 'POST /carts?tenant=acme&token=';
 const PEEK_FILLER = 'HEAD /carts?tenant=acme&token=';
 
-/**
- * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
- * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
- * alone shares most of it with the other keys, and a limiter that keeps every key would look far
- * smaller than it is.
- */
-function longKey(j: number, filler: string): string {
-  const key = String(j).padStart(KEY_LENGTH, filler);
-  key.charCodeAt(0);
-  return key;
-}
+/** Key number j, KEY_LENGTH characters (see longKey). */
+const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
@@ -269,8 +260,8 @@ export default defineSuite({
       fixtures: { clock: fakeClock(10_000) },
       ...limiters(
         [
-          [2, 1000, CLOCK],
-          [2, 1, CLOCK],
+          [2, 1000],
+          [2, 1],
         ],
         on(
           0,
@@ -408,8 +399,8 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       ...limiters(
         [
-          [1, 1000, CLOCK],
-          [2, 500, CLOCK],
+          [1, 1000],
+          [2, 500],
         ],
         on(0, allow('a', yes(0, 1000, 0))),
         on(1, allow('a', yes(1, 500, 0))),
@@ -644,17 +635,17 @@ export default defineSuite({
         10,
         limiters(
           [
-            [0, 1000, CLOCK],
-            [-1, 1000, CLOCK],
-            [1.5, 1000, CLOCK],
-            [NaN, 1000, CLOCK],
-            [Infinity, 1000, CLOCK],
-            [2, 0, CLOCK],
-            [2, -5, CLOCK],
-            [2, 0.5, CLOCK],
-            [2, NaN, CLOCK],
-            [2, Infinity, CLOCK],
-            [2, 1000, CLOCK],
+            [0, 1000],
+            [-1, 1000],
+            [1.5, 1000],
+            [NaN, 1000],
+            [Infinity, 1000],
+            [2, 0],
+            [2, -5],
+            [2, 0.5],
+            [2, NaN],
+            [2, Infinity],
+            [2, 1000],
           ],
           on(
             10,
@@ -798,7 +789,7 @@ export default defineSuite({
             // The keys allowed a window ago, at t - MEMORY_WINDOW, and before.
             peekOld(Math.max(0, i - (MEMORY_WINDOW - 1) * MEMORY_PER_MS));
           }
-          const key = longKey(i, OLD_FILLER);
+          const key = tokenKey(i, OLD_FILLER);
           old[i % OLD_KEPT] = key;
           call.args[0] = key;
           call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
@@ -814,7 +805,7 @@ export default defineSuite({
           if (i > 0 && i % MEMORY_PER_MS === 0) moveTo(t + 1);
           // Even calls allow a new key; odd ones peek at a key never seen, which must leave nothing.
           call.method = i % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = longKey(i, i % 2 === 0 ? NEW_FILLER : PEEK_FILLER);
+          call.args[0] = tokenKey(i, i % 2 === 0 ? NEW_FILLER : PEEK_FILLER);
           call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
@@ -823,7 +814,7 @@ export default defineSuite({
         moveTo(t + MEMORY_WINDOW);
         for (let i = 0; i < MEMORY_LAST_CALLS; i++) {
           call.method = i === 0 ? 'allow' : 'peek';
-          call.args[0] = longKey(MEMORY_NEW_CALLS + i, i === 0 ? NEW_FILLER : PEEK_FILLER);
+          call.args[0] = tokenKey(MEMORY_NEW_CALLS + i, i === 0 ? NEW_FILLER : PEEK_FILLER);
           call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
