@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { diagnose } from '../harness/judge/diagnose.ts';
+import { readExpectation } from '../harness/judge/expectation.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { formatReport } from '../harness/terminal/report.ts';
@@ -76,5 +78,40 @@ describe('diagnosis', () => {
     expect(scale?.hint).toBeNull();
     expect(scale?.because).toMatch(/custom-window/);
     expect(text).not.toMatch(/built-in array methods/);
+  });
+});
+
+/**
+ * The traps a report would lead with if `file` were not among the problem's known mistakes: its
+ * own replays taken out of every case, the rest diagnosed again. The lead an independent solution
+ * with the same bug gets.
+ */
+async function leadWithout(dir: string, file: string): Promise<{ want: string; lead: string[] }> {
+  const chosen = loadProblems().find((p) => p.dir === dir) as Problem;
+  const solutionFile = path.join(chosen.wrongDir, file);
+  const { trap } = await readExpectation(solutionFile);
+  const report = await judge({ problem: chosen, solutionFile });
+  const results = report.cases.map(({ lead: _lead, because: _because, mimics, ...rest }) => {
+    const others = (mimics ?? []).filter((m) => m.file !== file);
+    return others.length > 0 ? { ...rest, mimics: others } : rest;
+  });
+  const infos = results.map(() => ({ needs: [] }));
+  return { want: trap, lead: diagnose(results, infos as never).traps };
+}
+
+// Mistakes of an independent set of solutions (issue 22) that the report led with another trap,
+// each kept as a known-wrong file: left out of the known mistakes, as the original was, it still
+// leads with its own trap, every follow-up judged as a grade does.
+describe('mistakes that are not known ones lead with their own trap', () => {
+  test.each([
+    // Only remaining is wrong, and the code reads only the clock it is handed.
+    ['sliding-window-counter-limiter', 'remaining-minus-one.ts'],
+    // The buckets at module level: state seen to outlive the instances.
+    ['token-bucket-limiter', 'module-buckets.ts'],
+    // No input checks: bad-input, not a known mistake that happens to lack them too.
+    ['fixed-window-limiter', 'no-input-checks.ts'],
+  ])('%s wrong/%s', async (dir, file) => {
+    const { want, lead } = await leadWithout(dir, file);
+    expect(lead[0], JSON.stringify(lead)).toBe(want);
   });
 });

@@ -8,7 +8,13 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../harness/paths.ts';
-import { FILES, fill, MARKER, TEMPLATES_DIR } from '../scripts/commands/new-problem.ts';
+import {
+  FILES,
+  fill,
+  LIMITER_SUITE_TEMPLATE,
+  MARKER,
+  TEMPLATES_DIR,
+} from '../scripts/commands/new-problem.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { scratchDir } from './helpers.ts';
 import { SHARD_FILES } from './problem-checks.ts';
@@ -33,9 +39,8 @@ describe('the templates', () => {
   const templates = readdirSync(TEMPLATES_DIR);
 
   test('are exactly the ones new-problem uses, and each holds the marker', () => {
-    expect([...new Set(FILES.map(([, , template]) => template))].sort()).toEqual(
-      [...templates].sort(),
-    );
+    const used = [...FILES.map(([, , template]) => template), LIMITER_SUITE_TEMPLATE];
+    expect([...new Set(used)].sort()).toEqual([...templates].sort());
     for (const template of templates) {
       expect(template).toMatch(/\.tmpl$/);
       expect(readFileSync(path.join(TEMPLATES_DIR, template), 'utf8'), template).toContain(MARKER);
@@ -53,6 +58,8 @@ describe('the templates', () => {
 
 // The generated skeleton, in a temporary copy of the repository.
 const NEW = '9330-recent-calls-again';
+/** A rate limiter's skeleton, made beside it: its suite starts from the shared call builder. */
+const NEW_LIMITER = '9331-another-window-limiter';
 /** What the copy needs beyond the sources to lint, typecheck and test itself. */
 const CHECKS = [
   'test',
@@ -111,9 +118,28 @@ describe('npm run new-problem', () => {
         'RecentCounter',
       ]);
       expect(made.code, made.output).toBe(0);
-      const folders = [path.join('problems', NEW), path.join('solutions', NEW)];
+      const limiter = run(repo, 'npm', [
+        'run',
+        '--silent',
+        'new-problem',
+        '--',
+        NEW_LIMITER,
+        '--class',
+        'AnotherWindowLimiter',
+        '--limiter',
+      ]);
+      expect(limiter.code, limiter.output).toBe(0);
+      const limiterSuite = readFileSync(
+        path.join(repo, 'solutions', NEW_LIMITER, 'suite.ts'),
+        'utf8',
+      );
+      expect(limiterSuite).toContain("from '../../harness/limiter-script.ts'");
+      const folders = [NEW, NEW_LIMITER].flatMap((dir) => [
+        path.join('problems', dir),
+        path.join('solutions', dir),
+      ]);
       const created = folders.flatMap((f) => filesUnder(path.join(repo, f)));
-      expect(created).toHaveLength(FILES.length);
+      expect(created).toHaveLength(2 * FILES.length);
 
       // Only the new files are judged here: the rest of the repository is checked by CI as it is.
       // So the program is the new folders (with what they import) and the declarations beside the
@@ -132,7 +158,8 @@ describe('npm run new-problem', () => {
       const checked = typecheck.output.split('\n');
       // Every new TypeScript file was in the program, and none of them has an error.
       for (const file of created.filter((f) => f.endsWith('.ts'))) expect(checked).toContain(file);
-      expect(checked.filter((line) => line.includes(NEW) && line.includes('error TS'))).toEqual([]);
+      const errors = checked.filter((line) => line.includes('error TS'));
+      expect(errors.filter((line) => line.includes(NEW) || line.includes(NEW_LIMITER))).toEqual([]);
       const lint = run(repo, 'npx', ['eslint', ...folders]);
       expect(lint.code, lint.output).toBe(0);
       const format = run(repo, 'npx', ['prettier', '--check', ...folders]);
@@ -152,6 +179,9 @@ describe('npm run new-problem', () => {
       // Written for real (here: borrowed from 933, whose class has the same name), all is well.
       const model = '933-number-of-recent-calls';
       rmSync(path.join(repo, 'solutions', NEW, 'wrong'), { recursive: true });
+      for (const root of ['problems', 'solutions']) {
+        rmSync(path.join(repo, root, NEW_LIMITER), { recursive: true });
+      }
       for (const root of ['problems', 'solutions']) {
         for (const file of filesUnder(path.join(REPO_ROOT, root, model))) {
           const relative = path.relative(path.join(REPO_ROOT, root, model), file);

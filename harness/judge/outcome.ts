@@ -71,6 +71,11 @@ export interface CaseResult {
    * learner's code did: at the same call, with the same answer or exception.
    */
   mimics?: KnownMistake[];
+  /**
+   * Traps that what the judge saw on this case rules out: their hints would contradict it (the
+   * real-time trap, when the learner's code never read the real time while the case ran).
+   */
+  contradicted?: string[];
   /** Set by the diagnosis: this failure is a root cause, shown in full with its hint. */
   lead?: boolean;
   /** Set by the diagnosis on other failures: why they are put down to a lead (one line). */
@@ -83,6 +88,18 @@ export interface CaseResult {
    */
   judgeFailure?: string;
 }
+
+/**
+ * Known mistakes the judge sees directly rather than by replaying a known-wrong file; their `file`
+ * is one of these. The code read the real time while the case ran:
+ */
+export const OBSERVED_REAL_TIME = '(reads the real time)';
+/** The case failed after others ran, and passes on fresh instances alone: */
+export const OBSERVED_SHARED_STATE = '(state kept outside the instances)';
+
+/** Whether a known mistake was seen directly (not a known-wrong file that fails alike). */
+export const isObserved = (mistake: KnownMistake): boolean =>
+  mistake.file === OBSERVED_REAL_TIME || mistake.file === OBSERVED_SHARED_STATE;
 
 export interface KnownMistake {
   /** The known-wrong implementation's file name, e.g. `lte-cutoff.ts`. */

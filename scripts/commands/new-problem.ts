@@ -1,5 +1,6 @@
-// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D]`: the skeleton of a new
-// problem, made from scripts/templates/. Every file it writes holds the marker TODO(new-problem), and
+// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`: the
+// skeleton of a new problem, made from scripts/templates/ (a rate limiter's suite starts from the
+// limiters' shared call builder). Every file it writes holds the marker TODO(new-problem), and
 // the project's tests fail while any is left (test/templates.test.ts), as they do on the placeholder
 // reference, suite and known-wrong implementation: a half-made problem can never pass CI. The files
 // do typecheck and lint, so that the failing tests are the only thing left to fix.
@@ -32,6 +33,14 @@ export const FILES: [root: 'problems' | 'solutions', file: string, template: str
   ['solutions', 'explanation.md', 'explanation.md.tmpl'],
   ['solutions', path.join('wrong', 'todo-bug.ts'), 'wrong.ts.tmpl'],
 ];
+
+/** The suite's template for a rate limiter on an injected clock (`--limiter`). */
+export const LIMITER_SUITE_TEMPLATE = 'limiter-suite.ts.tmpl';
+
+/** The template a file is made from: a limiter's suite has its own. */
+export function templateFor(file: string, template: string, limiter: boolean): string {
+  return limiter && file === 'suite.ts' ? LIMITER_SUITE_TEMPLATE : template;
+}
 
 /** Fills `{{NAME}}` placeholders; values going into JSON are escaped as JSON strings. */
 export function fill(template: string, values: Record<string, string>, json = false): string {
@@ -102,6 +111,10 @@ export async function newProblem(
         default: 'Medium',
         help: 'Easy, Medium or Hard (by default Medium)',
       },
+      limiter: {
+        type: 'boolean',
+        help: 'a rate limiter on an injected clock: its suite starts from the shared call builder',
+      },
     },
     notes: ['<dir> is the folder name in kebab case; a leading number becomes the id.'],
     example: 'npm run new-problem -- 1234-sliding-window-log --class SlidingWindowLog',
@@ -131,7 +144,8 @@ export async function newProblem(
   try {
     for (const [root, file, template] of FILES) {
       target = path.join(roots[root], name, file);
-      const text = readFileSync(path.join(TEMPLATES_DIR, template), 'utf8');
+      const source = templateFor(file, template, values.limiter === true);
+      const text = readFileSync(path.join(TEMPLATES_DIR, source), 'utf8');
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, fill(text, placeholders, file.endsWith('.json')), { flag: 'wx' });
       created.push(target);

@@ -10,91 +10,30 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
-import type { Clock, RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import {
+  CallScript,
+  longKey,
+  HeldClock,
+  draws,
+  mixedTraffic,
+  no,
+  ok,
+  THROWS,
+} from '../../harness/limiter-script.ts';
 import { FixedWindowLimiter } from './solution.ts';
 
 const CLASS = 'FixedWindowLimiter';
 const CLOCK = fixture('clock');
 
-/** An allowed request's answer: retryAt is now. */
-const ok = (remaining: number, resetAt: number, now: number): RateLimitResult => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt: now,
-});
-
-/** A denied request's answer. */
-const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
-
-const THROWS = { throws: 'RangeError' };
-
-/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private target = 0;
-  private instances = 0;
-
+/** The calls of a case, on fixed-window limiters. */
+class Script extends CallScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(limit: number, windowMs: number, expected: unknown = null): this {
-    this.target = this.instances++;
-    return this.push(CLASS, [limit, windowMs, CLOCK], expected);
-  }
-
-  /** Sends the following calls to an earlier limiter. */
-  on(target: number): this {
-    this.target = target;
-    return this;
-  }
-
-  allow(key: string, expected: unknown, cost?: number): this {
-    return this.push('allow', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  peek(key: string, expected: unknown, cost?: number): this {
-    return this.push('peek', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  advance(ms: number): this {
-    return this.push('clock.advance', [ms], null);
-  }
-
-  set(ms: number): this {
-    return this.push('clock.set', [ms], null);
-  }
-
-  /** The encoding; `targets` only when more than one instance is involved. */
-  done(): Encoded {
-    const { methods, args, expected, targets } = this;
-    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    return this.build([limit, windowMs], expected);
   }
 }
 
-const script = (): Script => new Script();
-
-/** A clock the suite holds, so the reference can answer inputs too long to work out by hand. */
-class HeldClock implements Clock {
-  time = 0;
-  now(): number {
-    return this.time;
-  }
-}
+const script = (): Script => new Script(CLASS);
 
 /**
  * The largest core input: four limiters with different settings on one clock, one key each, 10^4
@@ -114,26 +53,7 @@ function maxInput(): Encoded {
     s.limiter(limit, windowMs);
     return new FixedWindowLimiter(limit, windowMs, clock);
   });
-  let seed = 2024;
-  /** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
-  const next = (n: number): number => {
-    seed = (seed * 48271) % 2147483647;
-    return Math.floor((seed / 2147483647) * n);
-  };
-  while (s.methods.length < 10_000) {
-    const roll = next(100);
-    if (roll < 15) {
-      const ms = roll < 10 ? next(10) : roll < 14 ? next(2000) : 60_000 + next(60_000);
-      clock.time += ms;
-      s.advance(ms);
-      continue;
-    }
-    const b = next(knobs.length);
-    const ref = refs[b] as FixedWindowLimiter;
-    s.on(b);
-    if (roll < 25) s.peek('user', ref.peek('user'));
-    else s.allow('user', ref.allow('user'));
-  }
+  mixedTraffic(s, refs, clock, draws(2024), 10_000);
   return s.done();
 }
 
@@ -193,14 +113,7 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
         )
         .map((steps): Encoded => {
           const s = script().limiter(limit, windowMs).set(start);
-          for (const step of steps) {
-            if ('ms' in step) {
-              if (step.method === 'clock.set') s.set(step.ms);
-              else s.advance(step.ms);
-            } else if (step.method === 'allow') s.allow(step.key, null, step.cost);
-            else s.peek(step.key, null, step.cost);
-          }
-          return s.done();
+          return s.steps(steps).done();
         }),
     );
 }
@@ -226,17 +139,8 @@ const KEY_LENGTH = 1000;
 const OLD_FILLER = 'GET /orders?tenant=acme&token=';
 const NEW_FILLER = 'POST /carts?tenant=acme&token=';
 
-/**
- * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
- * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
- * alone shares most of it with the other keys, and a limiter that keeps every key would look far
- * smaller than it is.
- */
-function longKey(j: number, filler: string): string {
-  const key = String(j).padStart(KEY_LENGTH, filler);
-  key.charCodeAt(0);
-  return key;
-}
+/** Key number j, KEY_LENGTH characters (see longKey). */
+const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
 export default defineSuite({
   reference: FixedWindowLimiter,
@@ -649,19 +553,19 @@ export default defineSuite({
         };
         for (let i = 0; i < KEYS; i++) {
           if (i > 0 && i % PER_WINDOW === 0) nextWindow();
-          call.args[0] = longKey(i, OLD_FILLER);
+          call.args[0] = tokenKey(i, OLD_FILLER);
           emit(call);
         }
         for (let j = 0; j < FRESH; j++) {
           if (j % FRESH_PER_WINDOW === 0) nextWindow();
           call.method = j % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = longKey(j, NEW_FILLER);
+          call.args[0] = tokenKey(j, NEW_FILLER);
           emit(call);
         }
         // Traffic stops; a window later, one peek: nothing of the keys before needs to stay.
         nextWindow();
         call.method = 'peek';
-        call.args[0] = longKey(FRESH, NEW_FILLER);
+        call.args[0] = tokenKey(FRESH, NEW_FILLER);
         emit(call);
       },
     },

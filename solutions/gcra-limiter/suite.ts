@@ -13,101 +13,30 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
-import type { Clock, RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import {
+  CallScript,
+  HeldClock,
+  draws,
+  mixedTraffic,
+  no,
+  ok,
+  THROWS,
+} from '../../harness/limiter-script.ts';
 import { GcraLimiter } from './solution.ts';
 
 const CLASS = 'GcraLimiter';
 const CLOCK = fixture('clock');
 const DAY = 86_400_000;
 
-/** An allowed request's answer: retryAt is now. */
-const ok = (remaining: number, resetAt: number, now: number): RateLimitResult => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt: now,
-});
-
-/** A denied request's answer. */
-const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
-
-const THROWS = { throws: 'RangeError' };
-
-/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private target = 0;
-  private instances = 0;
-
+/** The calls of a case, on GCRA limiters. */
+class Script extends CallScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(limit: number, periodMs: number, burst: number, expected: unknown = null): this {
-    this.target = this.instances++;
-    return this.push(CLASS, [limit, periodMs, burst, CLOCK], expected);
-  }
-
-  /** Sends the following calls to an earlier limiter. */
-  on(target: number): this {
-    this.target = target;
-    return this;
-  }
-
-  allow(key: string, expected: unknown, cost?: number): this {
-    return this.push('allow', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  peek(key: string, expected: unknown, cost?: number): this {
-    return this.push('peek', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  advance(ms: number): this {
-    return this.push('clock.advance', [ms], null);
-  }
-
-  set(ms: number): this {
-    return this.push('clock.set', [ms], null);
-  }
-
-  /** The encoding; `targets` only when more than one instance is involved. */
-  done(): Encoded {
-    const { methods, args, expected, targets } = this;
-    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    return this.build([limit, periodMs, burst], expected);
   }
 }
 
-const script = (): Script => new Script();
-
-/** A clock the suite holds, so the reference can answer inputs too long to work out by hand. */
-class HeldClock implements Clock {
-  time = 0;
-  now(): number {
-    return this.time;
-  }
-}
-
-/** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
-function draws(seed: number): (n: number) => number {
-  let state = seed;
-  return (n) => {
-    state = (state * 48271) % 2147483647;
-    return Math.floor((state / 2147483647) * n);
-  };
-}
+const script = (): Script => new Script(CLASS);
 
 /**
  * The largest core input: four limiters with different settings on one clock, one key each, 10^4
@@ -127,21 +56,7 @@ function maxInput(): Encoded {
     s.limiter(limit, periodMs, burst);
     return new GcraLimiter(limit, periodMs, burst, clock);
   });
-  const next = draws(2024);
-  while (s.methods.length < 10_000) {
-    const roll = next(100);
-    if (roll < 15) {
-      const ms = roll < 10 ? next(10) : roll < 14 ? next(2000) : 60_000 + next(60_000);
-      clock.time += ms;
-      s.advance(ms);
-      continue;
-    }
-    const b = next(knobs.length);
-    const ref = refs[b] as GcraLimiter;
-    s.on(b);
-    if (roll < 25) s.peek('user', ref.peek('user'));
-    else s.allow('user', ref.allow('user'));
-  }
+  mixedTraffic(s, refs, clock, draws(2024), 10_000);
   return s.done();
 }
 
@@ -207,14 +122,7 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
         )
         .map((steps): Encoded => {
           const s = script().limiter(limit, periodMs, burst).set(start);
-          for (const step of steps) {
-            if ('ms' in step) {
-              if (step.method === 'clock.set') s.set(step.ms);
-              else s.advance(step.ms);
-            } else if (step.method === 'allow') s.allow(step.key, null, step.cost);
-            else s.peek(step.key, null, step.cost);
-          }
-          return s.done();
+          return s.steps(steps).done();
         });
     });
 }

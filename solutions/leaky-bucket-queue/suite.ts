@@ -15,12 +15,11 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
-import type { Clock } from '../../problems/rate-limiter-contract.ts';
+import { CallScript, longKey, HeldClock, draws, THROWS } from '../../harness/limiter-script.ts';
 import { LeakyBucketQueue, type QueueResult } from './solution.ts';
 
 const CLASS = 'LeakyBucketQueue';
 const CLOCK = fixture('clock');
-const THROWS = { throws: 'RangeError' };
 
 /** An accepted request's answer at `now`: retryAt is now. */
 const ok = (startAt: number, remaining: number, resetAt: number, now: number): QueueResult => ({
@@ -43,78 +42,19 @@ const no = (startAt: number, resetAt: number, retryAt: number): QueueResult => (
 /** Start j of a chain that began at `anchor`, at `rate` per second (for fractional intervals). */
 const nth = (anchor: number, j: number, rate: number): number => anchor + (j * 1000) / rate;
 
-/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private target = 0;
-  private instances = 0;
-
+/** The calls of a case, on leaky-bucket queues. */
+class Script extends CallScript {
   /** A new queue on the case's clock; later calls go to it. */
   queue(capacity: number, leakPerSecond: number, expected: unknown = null): this {
-    this.target = this.instances++;
-    return this.push(CLASS, [capacity, leakPerSecond, CLOCK], expected);
-  }
-
-  /** Adds calls made in a loop. */
-  then(add: (s: this) => void): this {
-    add(this);
-    return this;
-  }
-
-  /** Sends the following calls to an earlier queue. */
-  on(target: number): this {
-    this.target = target;
-    return this;
+    return this.build([capacity, leakPerSecond], expected);
   }
 
   submit(key: string, expected: unknown): this {
-    return this.push('submit', [key], expected);
-  }
-
-  advance(ms: number): this {
-    return this.push('clock.advance', [ms], null);
-  }
-
-  set(ms: number): this {
-    return this.push('clock.set', [ms], null);
-  }
-
-  /** The encoding; `targets` only when more than one instance is involved. */
-  done(): Encoded {
-    const { methods, args, expected, targets } = this;
-    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    return this.call('submit', [key], expected);
   }
 }
 
-const script = (): Script => new Script();
-
-/** A clock the suite holds, so the reference can answer inputs too long to work out by hand. */
-class HeldClock implements Clock {
-  time = 0;
-  now(): number {
-    return this.time;
-  }
-}
-
-/** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
-function draws(seed: number): (n: number) => number {
-  let state = seed;
-  return (n) => {
-    state = (state * 48271) % 2147483647;
-    return Math.floor((state / 2147483647) * n);
-  };
-}
+const script = (): Script => new Script(CLASS);
 
 // The largest core input: four queues with different settings on one clock, one key each, calls
 // until MAX_CALLS while the clock moves in steps of every size. The reference answers.
@@ -248,15 +188,8 @@ const BUSY = 'GET /queue?tenant=acme&user=busy';
 const OLD_FILLER = 'GET /queue?tenant=acme&user=';
 const NEW_FILLER = 'POST /jobs?tenant=acme&user=';
 
-/**
- * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
- * character makes V8 copy it into one flat string, as a key read off a request would be.
- */
-function longKey(j: number, filler: string): string {
-  const key = String(j).padStart(KEY_LENGTH, filler);
-  key.charCodeAt(0);
-  return key;
-}
+/** Key number j, KEY_LENGTH characters (see longKey). */
+const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
 function idleEviction(emit: (call: Call) => void): void {
   emit({ method: CLASS, args: [EVICT_CAPACITY, EVICT_RATE, CLOCK], expected: null });
@@ -284,14 +217,14 @@ function idleEviction(emit: (call: Call) => void): void {
   };
   for (let j = 0; j < EVICT_KEYS; j++) {
     if (j > 0 && j % EVICT_PER_MS === 0) move(1);
-    call.args[0] = longKey(j, OLD_FILLER);
+    call.args[0] = tokenKey(j, OLD_FILLER);
     emit(call);
   }
   // Every one of those queues has drained but for the last few, which drain a millisecond later.
   move(STEP_MS);
   for (let j = 0; j < FRESH; j++) {
     if (j > 0 && j % FRESH_PER_STEP === 0) move(STEP_MS);
-    call.args[0] = longKey(j, NEW_FILLER);
+    call.args[0] = tokenKey(j, NEW_FILLER);
     emit(call);
   }
   // BUSY is still busy: the starts up to `now` have left, the rest wait; one more joins the end.

@@ -20,7 +20,9 @@
 // Because every policy is peeked, `violated` names every one that refused, in
 // check order, and the client learns all the limits it hit at once.
 //
-// The headers, with `now` read once per check:
+// The headers, with `now` read once per check, the clock's reading itself: no
+// high-water mark, since the limiters keep theirs and resetAt and retryAt are
+// times the clock must really reach (after a step back, the wait is longer):
 // - RateLimit-Policy: `"name";q=quota;w=windowSeconds` per policy;
 // - RateLimit: `"name";r=remaining;t=seconds` per policy, r never below 0 and
 //   t = ceil((resetAt - now) / 1000), never below 0 (0 is written: it is a

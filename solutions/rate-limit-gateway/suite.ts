@@ -22,11 +22,11 @@ import {
   type LimiterAnswer,
 } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Encoded, type FixtureSpec } from '../../harness/suite.ts';
+import { CallScript, THROWS } from '../../harness/limiter-script.ts';
 import { RateLimitGateway } from './solution.ts';
 
 const CLASS = 'RateLimitGateway';
 const CLOCK = fixture('clock');
-const THROWS = { throws: 'RangeError' };
 
 /** A policy whose limiter is the fixture `spy` (by default the one named like the policy). */
 const P = (name: string, quota: number, windowSeconds: number, spy: string = name) => ({
@@ -99,29 +99,15 @@ const refuse = (violated: string[], retryAfter: number | null, ...items: Item[])
 /** What a spy's `charges()` lists for one allow call. */
 const charge = (key: string, cost: number, allowed = true) => ({ key, cost, allowed });
 
-/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private target = 0;
-  private instances = 0;
-
+/** The calls of a case, on gateways and the spies behind them. */
+class Script extends CallScript {
   /** A new gateway on the case's clock; later calls go to it. */
   gateway(tiers: unknown, defaultTier: string, expected: unknown = null): this {
-    this.target = this.instances++;
-    return this.push(CLASS, [tiers, defaultTier, CLOCK], expected);
-  }
-
-  /** Sends the following calls to an earlier gateway. */
-  on(target: number): this {
-    this.target = target;
-    return this;
+    return this.build([tiers, defaultTier], expected);
   }
 
   check(client: string, endpoint: string, expected: unknown, cost?: number): this {
-    return this.push(
+    return this.call(
       'check',
       cost === undefined ? [client, endpoint] : [client, endpoint, cost],
       expected,
@@ -129,48 +115,26 @@ class Script {
   }
 
   setTier(client: string, tier: string, expected: unknown = null): this {
-    return this.push('setTier', [client, tier], expected);
+    return this.call('setTier', [client, tier], expected);
   }
 
   /** The allow calls spy `name` saw since it was last asked. */
   charges(name: string, expected: unknown[]): this {
-    return this.push(`${name}.charges`, [], expected);
+    return this.call(`${name}.charges`, [], expected);
   }
 
   /** Every call spy `name` saw since it was last asked. */
   calls(name: string, expected: unknown[]): this {
-    return this.push(`${name}.calls`, [], expected);
+    return this.call(`${name}.calls`, [], expected);
   }
 
   /** What the scripted limiter behind spy `name` answers from now on. */
   answer(name: string, answer: LimiterAnswer): this {
-    return this.push(`${name}-script.answer`, [answer], null);
-  }
-
-  advance(ms: number): this {
-    return this.push('clock.advance', [ms], null);
-  }
-
-  set(ms: number): this {
-    return this.push('clock.set', [ms], null);
-  }
-
-  /** The encoding; `targets` only when more than one instance is involved. */
-  done(): Encoded {
-    const { methods, args, expected, targets } = this;
-    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    return this.call(`${name}-script.answer`, [answer], null);
   }
 }
 
-const script = (): Script => new Script();
+const script = (): Script => new Script(CLASS);
 
 // ---- Random traffic over random tiers (the property cases) ----------------------------------------
 

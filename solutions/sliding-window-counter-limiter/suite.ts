@@ -12,122 +12,84 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { CallScript, longKey, HeldClock, no, ok, THROWS } from '../../harness/limiter-script.ts';
 import { SlidingWindowCounterLimiter } from './solution.ts';
 
 const CLASS = 'SlidingWindowCounterLimiter';
 
 /**
  * A script of calls on limiters that share one fake clock, written step by step; each answer is the
- * reference's, computed as the step is written. Calls go to the limiter built last unless `on(i)`
- * says otherwise.
+ * reference's, computed as the step is written (`allowRef`, `peekRef`). Calls go to the limiter built
+ * last unless `on(i)` says otherwise.
  */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private time: number;
-  private readonly clock = { now: () => this.time };
+class Script extends CallScript {
+  private readonly held = new HeldClock();
   private readonly refs: (SlidingWindowCounterLimiter | undefined)[] = [];
-  private target = 0;
 
   constructor(readonly start = 0) {
-    this.time = start;
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    super(CLASS);
+    this.held.time = start;
   }
 
   /** A new limiter, which later calls go to. */
   limiter(limit: number, windowMs: number): this {
-    this.target = this.refs.length;
-    this.refs.push(new SlidingWindowCounterLimiter(limit, windowMs, this.clock));
-    return this.push(CLASS, [limit, windowMs, fixture('clock')], null);
+    this.refs.push(new SlidingWindowCounterLimiter(limit, windowMs, this.held));
+    return this.build([limit, windowMs]);
   }
 
   /** A constructor call that must throw; it takes an instance index of its own. */
   badLimiter(limit: number, windowMs: number): this {
-    this.target = this.refs.length;
     this.refs.push(undefined);
-    return this.push(CLASS, [limit, windowMs, fixture('clock')], { throws: 'RangeError' });
+    return this.build([limit, windowMs], THROWS);
   }
 
-  on(target: number): this {
-    this.target = target;
-    return this;
-  }
-
-  private call(method: 'allow' | 'peek', key: string, cost?: number): this {
+  private played(method: 'allow' | 'peek', key: string, cost?: number): this {
     const ref = this.refs[this.target] as SlidingWindowCounterLimiter;
-    const args = cost === undefined ? [key] : [key, cost];
     let answer: RateLimitResult | { throws: string };
     try {
       answer = ref[method](key, cost);
     } catch (error) {
       answer = { throws: (error as Error).name };
     }
-    return this.push(method, args, answer);
+    return this[method](key, answer, cost);
   }
 
-  allow(key: string, cost?: number): this {
-    return this.call('allow', key, cost);
+  /** `allow`, answered by the reference. */
+  allowRef(key: string, cost?: number): this {
+    return this.played('allow', key, cost);
   }
 
-  peek(key: string, cost?: number): this {
-    return this.call('peek', key, cost);
+  /** `peek`, answered by the reference. */
+  peekRef(key: string, cost?: number): this {
+    return this.played('peek', key, cost);
   }
 
   /** `n` allows of cost 1 on `key`. */
   allows(n: number, key: string): this {
-    for (let i = 0; i < n; i++) this.allow(key);
+    for (let i = 0; i < n; i++) this.allowRef(key);
     return this;
   }
 
-  advance(ms: number): this {
-    this.time += ms;
-    return this.push('clock.advance', [ms], null);
+  override advance(ms: number): this {
+    this.held.time += ms;
+    return super.advance(ms);
   }
 
   /** Moves the clock forward to `ms`, as one advance. */
   at(ms: number): this {
-    return this.advance(ms - this.time);
+    return this.advance(ms - this.held.time);
   }
 
-  set(ms: number): this {
-    this.time = ms;
-    return this.push('clock.set', [ms], null);
+  override set(ms: number): this {
+    this.held.time = ms;
+    return super.set(ms);
   }
 
   /** The case's calls and its clock; targets only when more than one limiter is driven. */
-  done(): Encoded & { fixtures: { clock: ReturnType<typeof fakeClock> } } {
-    const many = this.targets.some((t) => t !== 0);
-    return {
-      methods: this.methods,
-      args: this.args,
-      expected: this.expected,
-      ...(many ? { targets: this.targets } : {}),
-      fixtures: { clock: fakeClock(this.start) },
-    };
+  override done(): Encoded & { fixtures: { clock: ReturnType<typeof fakeClock> } } {
+    return { ...super.done(), fixtures: { clock: fakeClock(this.start) } };
   }
 }
-
-const ok = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt,
-});
-const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
 
 /**
  * Random scripts on one limiter. Core: cost 1 (or none given), key "a", the clock only moving
@@ -186,9 +148,9 @@ function randomScripts(followUp: boolean): fc.Arbitrary<Encoded> {
             script.set(time);
           }
         } else if (step.kind === 'allow') {
-          script.allow(step.key, step.cost);
+          script.allowRef(step.key, step.cost);
         } else {
-          script.peek(step.key, step.cost);
+          script.peekRef(step.key, step.cost);
         }
       }
       const { methods, args, expected } = script.done();
@@ -224,17 +186,8 @@ const KEY_LENGTH = 1000;
 const FIRST_FILLER = 'GET /orders?tenant=acme&token=';
 const LATER_FILLER = 'POST /carts?tenant=acme&token=';
 
-/**
- * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
- * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
- * alone shares most of it with the other keys, and a limiter that keeps every key would look far
- * smaller than it is.
- */
-function longKey(j: number, filler: string): string {
-  const key = String(j).padStart(KEY_LENGTH, filler);
-  key.charCodeAt(0);
-  return key;
-}
+/** Key number j, KEY_LENGTH characters (see longKey). */
+const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 const fresh = (now: number): RateLimitResult =>
   ok(LIMIT - 1, (Math.floor(now / WINDOW) + 1) * WINDOW + 1, now);
 
@@ -293,11 +246,11 @@ export default defineSuite({
         .limiter(2, 1000)
         .allows(3, 'a')
         .advance(1000)
-        .allow('a')
+        .allowRef('a')
         .advance(1)
-        .allow('a')
+        .allowRef('a')
         .advance(5000)
-        .peek('a')
+        .peekRef('a')
         .done(),
     },
     {
@@ -307,24 +260,24 @@ export default defineSuite({
       hint: 'peek must give exactly the answer allow would give at this instant, counting the request as taken where allow would take it, and then leave the key exactly as it was.',
       ...new Script(0)
         .limiter(3, 1000)
-        .peek('a')
-        .peek('a')
-        .peek('a')
-        .peek('a')
-        .allow('a')
-        .allow('a')
-        .peek('a')
-        .peek('a')
-        .allow('a')
-        .peek('a')
-        .allow('a')
+        .peekRef('a')
+        .peekRef('a')
+        .peekRef('a')
+        .peekRef('a')
+        .allowRef('a')
+        .allowRef('a')
+        .peekRef('a')
+        .peekRef('a')
+        .allowRef('a')
+        .peekRef('a')
+        .allowRef('a')
         .advance(1500)
-        .peek('a')
-        .peek('a')
-        .allow('a')
-        .peek('a')
-        .allow('a')
-        .peek('a')
+        .peekRef('a')
+        .peekRef('a')
+        .allowRef('a')
+        .peekRef('a')
+        .allowRef('a')
+        .peekRef('a')
         .done(),
     },
     {
@@ -336,16 +289,16 @@ export default defineSuite({
         .limiter(10, 1000)
         .allows(11, 'a')
         .advance(1000)
-        .peek('a')
+        .peekRef('a')
         .advance(1)
-        .allow('a')
-        .allow('a')
+        .allowRef('a')
+        .allowRef('a')
         .advance(99)
-        .allow('a')
+        .allowRef('a')
         .advance(1)
-        .allow('a')
+        .allowRef('a')
         .advance(2000)
-        .peek('a')
+        .peekRef('a')
         .done(),
     },
     {
@@ -364,17 +317,17 @@ export default defineSuite({
         .limiter(4, 1000)
         .allows(4, 'a')
         .advance(999)
-        .allow('a')
+        .allowRef('a')
         .advance(1)
-        .allow('a')
+        .allowRef('a')
         .advance(1)
-        .allow('a')
+        .allowRef('a')
         .advance(499)
-        .allow('a')
+        .allowRef('a')
         .advance(250)
-        .allow('a')
+        .allowRef('a')
         .advance(250)
-        .allow('a')
+        .allowRef('a')
         .done(),
     },
     {
@@ -386,12 +339,12 @@ export default defineSuite({
         .limiter(3, 1000)
         .allows(3, 'a')
         .advance(1000)
-        .allow('a')
+        .allowRef('a')
         .advance(1000)
         .allows(4, 'a')
         .advance(2500)
-        .allow('a')
-        .allow('a')
+        .allowRef('a')
+        .allowRef('a')
         .done(),
     },
     {
@@ -412,9 +365,9 @@ export default defineSuite({
         .advance(1300)
         .allows(4, 'a')
         .limiter(3, 1000)
-        .allow('b')
+        .allowRef('b')
         .advance(1400)
-        .peek('b')
+        .peekRef('b')
         .allows(3, 'b')
         .done(),
     },
@@ -434,13 +387,13 @@ export default defineSuite({
         .at(10_000)
         .allows(5, 'b')
         .at(10_018)
-        .peek('b')
+        .peekRef('b')
         // 50 · ((100 − 42)/100) is 28.999999999999996: one request too many in remaining.
         .limiter(50, 100)
         .at(20_000)
         .allows(50, 'c')
         .at(20_142)
-        .peek('c')
+        .peekRef('c')
         .done(),
     },
     {
@@ -451,11 +404,11 @@ export default defineSuite({
       ...new Script(0)
         .limiter(2, 1000)
         .allows(3, 'alice')
-        .allow('bob')
+        .allowRef('bob')
         .advance(1000)
-        .allow('bob')
-        .allow('alice')
-        .allow('bob')
+        .allowRef('bob')
+        .allowRef('alice')
+        .allowRef('bob')
         .done(),
     },
     {
@@ -469,14 +422,14 @@ export default defineSuite({
         .on(0)
         .allows(2, 'a')
         .on(1)
-        .allow('a')
+        .allowRef('a')
         .on(0)
-        .allow('a')
+        .allowRef('a')
         .on(1)
         .advance(500)
-        .allow('a')
+        .allowRef('a')
         .on(0)
-        .allow('a')
+        .allowRef('a')
         .done(),
     },
     {
@@ -496,22 +449,22 @@ export default defineSuite({
       hint: 'Follow-up: a request of cost c passes when the weighted count plus c - 1 is below the limit. A refused one still leaves remaining as it was, and a cost above the limit can never pass.',
       ...new Script(0)
         .limiter(5, 1000)
-        .allow('k')
-        .allow('a', 3)
-        .allow('a', 3)
-        .allow('a', 2)
-        .allow('a', 6)
-        .allow('a', 1e21)
-        .peek('b', 5)
-        .peek('b', 6)
+        .allowRef('k')
+        .allowRef('a', 3)
+        .allowRef('a', 3)
+        .allowRef('a', 2)
+        .allowRef('a', 6)
+        .allowRef('a', 1e21)
+        .peekRef('b', 5)
+        .peekRef('b', 6)
         .advance(1500)
-        .allow('a', 2)
-        .allow('a', 2)
-        .peek('a', 3)
-        .allow('a')
+        .allowRef('a', 2)
+        .allowRef('a', 2)
+        .peekRef('a', 3)
+        .allowRef('a')
         // A cost above the limit, with something left in the previous window: resetAt is when
         // that weight is gone.
-        .allow('k', 6)
+        .allowRef('k', 6)
         .done(),
     },
     {
@@ -521,7 +474,7 @@ export default defineSuite({
       tier: 'follow-up',
       trap: 'reset-and-retry',
       hint: 'Follow-up: work resetAt and retryAt from their definitions here too. With more requests allowed than the window has milliseconds, the weight of the previous window drops by more than one request each millisecond.',
-      ...new Script(0).limiter(10, 10).allows(10, 'k').advance(10).allow('k').done(),
+      ...new Script(0).limiter(10, 10).allows(10, 'k').advance(10).allowRef('k').done(),
     },
     {
       name: 'keys named like object properties',
@@ -531,12 +484,12 @@ export default defineSuite({
       ...new Script(0)
         .limiter(2, 1000)
         .allows(3, 'constructor')
-        .allow('__proto__')
-        .allow('toString')
+        .allowRef('__proto__')
+        .allowRef('toString')
         .advance(1000)
-        .allow('__proto__')
-        .allow('constructor')
-        .allow('hasOwnProperty')
+        .allowRef('__proto__')
+        .allowRef('constructor')
+        .allowRef('hasOwnProperty')
         .done(),
     },
     {
@@ -549,20 +502,20 @@ export default defineSuite({
         .advance(1500)
         .allows(4, 'a')
         .set(500)
-        .allow('a')
-        .allow('b')
+        .allowRef('a')
+        .allowRef('b')
         .set(1800)
-        .allow('a')
+        .allowRef('a')
         .set(900)
-        .peek('b')
+        .peekRef('b')
         .set(2100)
-        .allow('a')
+        .allowRef('a')
         .set(1000)
-        .allow('a')
+        .allowRef('a')
         .set(1200)
-        .allow('c')
+        .allowRef('c')
         .set(2100)
-        .allow('a')
+        .allowRef('a')
         .done(),
     },
     {
@@ -582,16 +535,16 @@ export default defineSuite({
         .badLimiter(3, NaN)
         .badLimiter(3, Infinity)
         .limiter(3, 1000)
-        .allow('a', 0)
-        .allow('a', -1)
-        .allow('a', 1.5)
-        .allow('a', NaN)
-        .allow('a', Infinity)
-        .allow('a', -Infinity)
-        .peek('a', 0)
-        .peek('a', 2.5)
-        .allow('a')
-        .allow('a', 3)
+        .allowRef('a', 0)
+        .allowRef('a', -1)
+        .allowRef('a', 1.5)
+        .allowRef('a', NaN)
+        .allowRef('a', Infinity)
+        .allowRef('a', -Infinity)
+        .peekRef('a', 0)
+        .peekRef('a', 2.5)
+        .allowRef('a')
+        .allowRef('a', 3)
         .done(),
     },
     {
@@ -629,7 +582,7 @@ export default defineSuite({
             call.expected = fresh(now);
             emit(advance);
           }
-          call.args[0] = longKey(i, FIRST_FILLER);
+          call.args[0] = tokenKey(i, FIRST_FILLER);
           emit(call);
         }
         // Past every resetAt: the last keys reset 1 ms into the next window.
@@ -642,14 +595,14 @@ export default defineSuite({
             emit(advance);
           }
           call.method = i % 2 === 0 ? 'allow' : 'peek';
-          call.args[0] = longKey(i, LATER_FILLER);
+          call.args[0] = tokenKey(i, LATER_FILLER);
           emit(call);
         }
         // Traffic stops; two windows later, one peek: nothing of the keys before needs to stay.
         now += 2 * WINDOW;
         emit({ method: 'clock.advance', args: [2 * WINDOW], expected: null });
         call.method = 'peek';
-        call.args[0] = longKey(LATER_CALLS, LATER_FILLER);
+        call.args[0] = tokenKey(LATER_CALLS, LATER_FILLER);
         call.expected = fresh(now);
         emit(call);
       },

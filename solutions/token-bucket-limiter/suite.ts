@@ -16,82 +16,21 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
+import { CallScript, longKey, draws, no, ok, THROWS } from '../../harness/limiter-script.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
 const CLASS = 'TokenBucketLimiter';
 const CLOCK = fixture('clock');
 
-/** An allowed request's answer: retryAt is now. */
-const ok = (remaining: number, resetAt: number, now: number): RateLimitResult => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt: now,
-});
-
-/** A denied request's answer. */
-const no = (remaining: number, resetAt: number, retryAt: number): RateLimitResult => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
-
-const THROWS = { throws: 'RangeError' };
-
-/** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
-class Script {
-  readonly methods: string[] = [];
-  readonly args: unknown[][] = [];
-  readonly expected: unknown[] = [];
-  readonly targets: number[] = [];
-  private target = 0;
-  private instances = 0;
-
+/** The calls of a case, on token-bucket limiters. */
+class Script extends CallScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(capacity: number, refillPerSecond: number, expected: unknown = null): this {
-    this.target = this.instances++;
-    return this.push(CLASS, [capacity, refillPerSecond, CLOCK], expected);
-  }
-
-  /** Sends the following calls to an earlier limiter. */
-  on(target: number): this {
-    this.target = target;
-    return this;
-  }
-
-  allow(key: string, expected: unknown, cost?: number): this {
-    return this.push('allow', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  peek(key: string, expected: unknown, cost?: number): this {
-    return this.push('peek', cost === undefined ? [key] : [key, cost], expected);
-  }
-
-  advance(ms: number): this {
-    return this.push('clock.advance', [ms], null);
-  }
-
-  set(ms: number): this {
-    return this.push('clock.set', [ms], null);
-  }
-
-  /** The encoding; `targets` only when more than one instance is involved. */
-  done(): Encoded {
-    const { methods, args, expected, targets } = this;
-    return this.instances > 1 ? { methods, args, expected, targets } : { methods, args, expected };
-  }
-
-  private push(method: string, args: unknown[], expected: unknown): this {
-    this.methods.push(method);
-    this.args.push(args);
-    this.expected.push(expected);
-    this.targets.push(this.target);
-    return this;
+    return this.build([capacity, refillPerSecond], expected);
   }
 }
 
-const script = (): Script => new Script();
+const script = (): Script => new Script(CLASS);
 
 /** Units of a token in `Exact`: a rate with at most three decimals adds a whole number per ms. */
 const UNITS = 1_000_000;
@@ -138,15 +77,6 @@ class Exact {
   private msFor(units: number): number {
     return units <= 0 ? 0 : Math.ceil(units / this.perMs);
   }
-}
-
-/** A deterministic draw from 0 .. n - 1 (MINSTD, exact in doubles). */
-function draws(seed: number): (n: number) => number {
-  let state = seed;
-  return (n) => {
-    state = (state * 48271) % 2147483647;
-    return Math.floor((state / 2147483647) * n);
-  };
 }
 
 /**
@@ -286,14 +216,7 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
         )
         .map((steps): Encoded => {
           const s = script().limiter(capacity, rate).set(start);
-          for (const step of steps) {
-            if ('ms' in step) {
-              if (step.method === 'clock.set') s.set(step.ms);
-              else s.advance(step.ms);
-            } else if (step.method === 'allow') s.allow(step.key, null, step.cost);
-            else s.peek(step.key, null, step.cost);
-          }
-          return s.done();
+          return s.steps(steps).done();
         });
     });
 }
@@ -332,17 +255,8 @@ const KEY_LENGTH = 1200;
 const OLD_FILLER = 'Bearer eyJhbGciOiJIUzINiJ.eyJzdWIiOiJ';
 const NEW_FILLER = 'Bearer eyJhbGciOiJFUzINiJ.eyJpcMiOiJ';
 
-/**
- * Key number j: KEY_LENGTH characters, the filler repeated, then the digits of j. Reading a
- * character makes V8 copy it into one flat string, as a key read off a request would be: padStart
- * alone shares most of it with the other keys, and a limiter that keeps every key would look far
- * smaller than it is.
- */
-function longKey(j: number, filler: string): string {
-  const key = String(j).padStart(KEY_LENGTH, filler);
-  key.charCodeAt(0);
-  return key;
-}
+/** Key number j, KEY_LENGTH characters (see longKey). */
+const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
 export default defineSuite({
   reference: TokenBucketLimiter,
@@ -848,12 +762,12 @@ export default defineSuite({
         };
         for (let j = 0; j < FRESH; j++) {
           if (j > 0 && j % FRESH_PER_STEP === 0) moved(STEP_MS);
-          other(longKey(j, NEW_FILLER));
+          other(tokenKey(j, NEW_FILLER));
         }
         moved(2000);
         for (let i = 0; i < KEYS; i++) {
           if (i > 0 && i % KEYS_PER_STEP === 0) moved(STEP_MS);
-          other(longKey(i, OLD_FILLER));
+          other(tokenKey(i, OLD_FILLER));
         }
         // Still in the middle of the stream: the memory is judged with it going on.
         const level = Math.floor(((now - drainedAt) * EVICT_RATE) / 1000);

@@ -2,7 +2,7 @@
 // Runs inside the judge's child process; nothing here may assume it survives the learner's code.
 import { createRequire } from 'node:module';
 import type * as FastCheck from 'fast-check';
-import type { CaseResult } from '../outcome.ts';
+import { OBSERVED_REAL_TIME, OBSERVED_SHARED_STATE, type CaseResult } from '../outcome.ts';
 import {
   decode,
   isFixed,
@@ -98,19 +98,25 @@ const MIMIC_BUDGET_MS = 250;
 /**
  * Names the known mistakes that fail this case as the learner did. Only for a case that finished
  * within its limit, and with at most half the limit more: the parent's kill deadline (half the
- * limit and 250 ms past it) must never be reached by this.
+ * limit and 250 ms past it) must never be reached by this. `readRealTime` is whether the learner's
+ * code read the real time while the case ran (undefined where that was not watched).
  */
 function withMistakes(
-  result: CaseResult,
+  played: CaseResult,
   driven: DriveResult,
   c: Case,
   ctx: RunContext,
   source: CallSource,
   equals: Equals,
-  readRealTime = false,
+  readRealTime?: boolean,
 ): CaseResult {
   const limit = c.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
-  const failed = result.status === 'failed' || result.status === 'runtime-error';
+  const failed = played.status === 'failed' || played.status === 'runtime-error';
+  // What the judge saw rules the real-time trap out: its hint would contradict it.
+  const result =
+    failed && readRealTime === false && ctx.suite.realTimeTrap !== undefined
+      ? { ...played, contradicted: [ctx.suite.realTimeTrap] }
+      : played;
   if (!failed || result.notImplemented || !ctx.wrongs?.length || result.ms > limit) return result;
   if (driven.divergedAt === undefined || driven.diverged === undefined) return result;
   const mimics = knownMistakes({
@@ -125,15 +131,22 @@ function withMistakes(
     cpuMs,
   });
   // A case failed while the code read the real time: the clock it was handed was not used.
-  if (readRealTime && ctx.suite.realTimeTrap !== undefined) {
-    mimics.push({ file: '(reads the real time)', trap: ctx.suite.realTimeTrap });
+  if (readRealTime === true && ctx.suite.realTimeTrap !== undefined) {
+    mimics.push({ file: OBSERVED_REAL_TIME, trap: ctx.suite.realTimeTrap });
   }
-  // State kept outside the instances shows as a case that fails after others ran, not alone.
+  // State kept outside the instances shows as a case that fails after others ran, not alone; a
+  // case that fails alone too is not failed by such state, whatever known mistake fails it alike.
   const trap = ctx.suite.sharedStateTrap;
-  if (trap !== undefined && result.ms * 4 <= limit && passesAlone(c, ctx, source, equals)) {
-    mimics.push({ file: '(state kept outside the instances)', trap });
+  let contradicted = result.contradicted;
+  if (trap !== undefined && result.ms * 4 <= limit) {
+    if (passesAlone(c, ctx, source, equals)) mimics.push({ file: OBSERVED_SHARED_STATE, trap });
+    else contradicted = [...(contradicted ?? []), trap];
   }
-  return mimics.length > 0 ? { ...result, mimics } : result;
+  return {
+    ...result,
+    ...(mimics.length > 0 ? { mimics } : {}),
+    ...(contradicted ? { contradicted } : {}),
+  };
 }
 
 /** How a suite compares an answer with the one expected. */

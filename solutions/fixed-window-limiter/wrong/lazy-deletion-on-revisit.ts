@@ -1,0 +1,51 @@
+// Forgets a key lazily, on revisit: a call that finds the key's window over deletes its count. A key
+// that is never asked about again is never looked at, so every key seen once stays forever.
+import type {
+  Clock,
+  RateLimitResult,
+  RateLimiter,
+} from '../../../problems/rate-limiter-contract.ts';
+
+export const expectation = { verdict: 'accepted', trap: 'bounded-memory' };
+
+export class FixedWindowLimiter implements RateLimiter {
+  private mark = -Infinity;
+  private readonly windows = new Map<string, { start: number; used: number }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(limit) || limit <= 0) throw new RangeError('bad limit');
+    if (!Number.isInteger(windowMs) || windowMs <= 0) throw new RangeError('bad windowMs');
+  }
+
+  allow(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, true);
+  }
+
+  peek(key: string, cost = 1): RateLimitResult {
+    return this.decide(key, cost, false);
+  }
+
+  private decide(key: string, cost: number, take: boolean): RateLimitResult {
+    if (!Number.isInteger(cost) || cost <= 0) throw new RangeError('bad cost');
+    const now = Math.max(this.mark, this.clock.now());
+    this.mark = now;
+    const start = now - (now % this.windowMs);
+    const end = start + this.windowMs;
+    const entry = this.windows.get(key);
+    if (entry !== undefined && entry.start !== start) this.windows.delete(key);
+    const used = entry && entry.start === start ? entry.used : 0;
+    const allowed = used + cost <= this.limit;
+    const after = allowed ? used + cost : used;
+    if (allowed && take) this.windows.set(key, { start, used: after });
+    return {
+      allowed,
+      remaining: this.limit - after,
+      resetAt: after > 0 ? end : now,
+      retryAt: allowed ? now : cost <= this.limit ? end : Infinity,
+    };
+  }
+}

@@ -1,0 +1,54 @@
+// The leaky bucket as a meter, with a room of `capacity`: a level per key that drains at the rate
+// and rises by one per accepted request, refused when it would pass the capacity. Accepted requests
+// go through at once (startAt is now), so a bucketful passes at one instant after a quiet spell,
+// and the request in flight takes one of the capacity's places.
+import type { Clock, RateLimitResult } from '../../../problems/rate-limiter-contract.ts';
+
+export type QueueResult = RateLimitResult & { startAt: number };
+
+export const expectation = { verdict: 'wrong-answer', trap: 'no-burst-after-idle' };
+
+interface Bucket {
+  level: number;
+  at: number;
+}
+
+export class LeakyBucketQueue {
+  private mark = -Infinity;
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly rate: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(capacity) || capacity <= 0) throw new RangeError('bad capacity');
+    if (!Number.isFinite(rate) || rate <= 0) throw new RangeError('bad leakPerSecond');
+  }
+
+  submit(key: string): QueueResult {
+    const now = Math.max(this.mark, this.clock.now());
+    this.mark = now;
+    const interval = 1000 / this.rate;
+    const bucket = this.buckets.get(key) ?? { level: 0, at: now };
+    // What has leaked out since the last look.
+    const level = Math.max(0, bucket.level - (now - bucket.at) / interval);
+    if (level + 1 <= this.capacity) {
+      this.buckets.set(key, { level: level + 1, at: now });
+      return {
+        allowed: true,
+        remaining: Math.floor(this.capacity - level - 1),
+        resetAt: Math.ceil(now + (level + 1) * interval),
+        retryAt: now,
+        startAt: now,
+      };
+    }
+    return {
+      allowed: false,
+      remaining: 0,
+      resetAt: Math.ceil(now + level * interval),
+      retryAt: Math.ceil(now + (level + 1 - this.capacity) * interval),
+      startAt: now,
+    };
+  }
+}

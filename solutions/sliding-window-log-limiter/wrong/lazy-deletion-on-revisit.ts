@@ -1,0 +1,69 @@
+// Forgets a key lazily, on revisit: a call that finds the key's log aged out entirely deletes the
+// key. A key that is never asked about again is never looked at, so every key seen once and never
+// again stays in the map forever.
+import type {
+  Clock,
+  RateLimitResult,
+  RateLimiter,
+} from '../../../problems/rate-limiter-contract.ts';
+
+export const expectation = { verdict: 'accepted', trap: 'bounded-memory' };
+
+interface Log {
+  /** Times of the accepted units, oldest first from `head`: a request of cost c is c entries. */
+  times: number[];
+  head: number;
+}
+
+export class SlidingWindowLogLimiter implements RateLimiter {
+  private readonly logs = new Map<string, Log>();
+  private mark = -Infinity;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(limit) || limit <= 0) throw new RangeError('limit');
+    if (!Number.isInteger(windowMs) || windowMs <= 0) throw new RangeError('windowMs');
+  }
+
+  allow(key: string, cost: number = 1): RateLimitResult {
+    return this.decide(key, cost, true);
+  }
+
+  peek(key: string, cost: number = 1): RateLimitResult {
+    return this.decide(key, cost, false);
+  }
+
+  private decide(key: string, cost: number, consume: boolean): RateLimitResult {
+    if (!Number.isInteger(cost) || cost <= 0) throw new RangeError('cost');
+    const now = (this.mark = Math.max(this.mark, this.clock.now()));
+    const W = this.windowMs;
+    const log = this.logs.get(key) ?? { times: [], head: 0 };
+    const times = log.times;
+    while (log.head < times.length && (times[log.head] as number) + W <= now) log.head++;
+    if (log.head >= 64 && log.head * 2 >= times.length) {
+      log.times = times.slice(log.head);
+      log.head = 0;
+    }
+    const used = log.times.length - log.head;
+    if (used === 0) this.logs.delete(key);
+    if (used + cost > this.limit) {
+      return {
+        allowed: false,
+        remaining: this.limit - used,
+        resetAt: used > 0 ? (log.times[log.times.length - 1] as number) + W : now,
+        retryAt:
+          cost > this.limit
+            ? Infinity
+            : (log.times[log.head + used + cost - this.limit - 1] as number) + W,
+      };
+    }
+    if (consume) {
+      for (let i = 0; i < cost; i++) log.times.push(now);
+      this.logs.set(key, log);
+    }
+    return { allowed: true, remaining: this.limit - used - cost, resetAt: now + W, retryAt: now };
+  }
+}
