@@ -24,6 +24,9 @@ function answered(k: number, nums: number[], adds: number[]): Encoded {
   );
 }
 
+/** The i-th value of a permutation of [-10^4, 10^4], for i < 20001. */
+const permuted = (i: number): number => ((i * 7919) % 20_001) - 10_000;
+
 /** A deterministic spread of values in [-10^4, 10^4], with repeats. */
 const spread = (i: number): number => ((i * 7919 + (i >> 4) * 104_729) % 20_001) - 10_000;
 
@@ -117,11 +120,15 @@ export default defineSuite({
       name: '10^4 numbers, k = 10^4, 10^4 adds',
       tier: 'core',
       trap: 'max-input',
-      hint: 'The largest input LeetCode allows: k = 10^4, one number fewer at the start, values across the whole range with repeats, 10^4 adds. Check the edge cases again.',
+      hint: 'The largest input LeetCode allows: k = 10^4, one number fewer at the start, values across the whole range, repeated among the adds, 10^4 adds. Check the edge cases again.',
       ...answered(
         10_000,
-        Array.from({ length: 9_999 }, (_, i) => spread(i)),
-        Array.from({ length: 10_000 }, (_, i) => spread(i + 9_999)),
+        // The start and every other add walk one permutation of the range (7919 is prime to
+        // 20001), so they are all distinct; the adds in between repeat values already seen.
+        Array.from({ length: 9_999 }, (_, i) => permuted(i)),
+        Array.from({ length: 10_000 }, (_, i) =>
+          i % 2 === 0 ? permuted(9_999 + i / 2) : spread(i),
+        ),
       ),
     },
     {
