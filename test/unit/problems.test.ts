@@ -68,7 +68,7 @@ describe('loadProblems', () => {
     expect(p.referenceFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'solution.ts'));
     expect(p.suiteFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'suite.ts'));
     expect(p.wrongDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'wrong'));
-    const bucket = problems[5]!;
+    const bucket = problems[7]!;
     expect([bucket.id, bucket.slug, bucket.dir]).toEqual([
       'token-bucket',
       'token-bucket',

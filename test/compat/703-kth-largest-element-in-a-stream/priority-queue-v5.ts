@@ -1,5 +1,4 @@
 // expect: wrong-answer
-// expect-message: undefined
 /* eslint-disable no-var, @typescript-eslint/ban-ts-comment -- pasted as it is */
 // @ts-nocheck -- JavaScript as LeetCode's JS template has it: untyped, taken by the judge as it is
 // The v5 heap pattern that LeetCode accepted until it moved to priority-queue v6 in 2025: front()
