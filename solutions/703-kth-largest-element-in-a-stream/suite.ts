@@ -59,6 +59,8 @@ const SCALE_ADDS = 200_000;
 
 export default defineSuite({
   reference: KthLargest,
+  // Module-level state shows as cases that fail after others ran, and pass alone.
+  sharedStateTrap: 'instance-isolation',
   cases: [
     {
       name: 'statement example 1',
@@ -115,6 +117,17 @@ export default defineSuite({
       args: [[2, [-5, -1, -10]], [-3], [-20], [0], [-1], [1, [-10_000]], [-9_999], [-10_000]],
       targets: [0, 0, 0, 0, 0, 1, 1, 1],
       expected: [null, -3, -3, -1, -1, null, -9_999, -9_999],
+    },
+    {
+      name: 'two streams interleaved',
+      tier: 'core',
+      trap: 'instance-isolation',
+      beyondLeetCode: true,
+      hint: 'Each KthLargest must keep its own numbers. Is any of your state shared by every instance?',
+      methods: ['KthLargest', 'KthLargest', 'add', 'add', 'add', 'add'],
+      args: [[1, [3]], [2, [10, 20]], [5], [1], [4], [30]],
+      targets: [0, 1, 0, 1, 0, 1],
+      expected: [null, null, 5, 10, 5, 20],
     },
     {
       name: '10^4 numbers, k = 10^4, 10^4 adds',
