@@ -87,11 +87,16 @@ describe('the suites', () => {
   const marked = (suite: Suite): string[] =>
     suite.cases.filter((c) => c.beyondLeetCode).map((c) => c.trap ?? '');
 
-  test("LeetCode's problems mark instance isolation, and 359 keys named like object properties", async () => {
-    for (const id of ['933', '362', '346', '1352']) {
+  test("LeetCode's problems mark instance isolation, and 359 and 981 keys named like object properties", async () => {
+    for (const id of ['933', '362', '346', '703', '1352']) {
       expect(marked(await suiteOf(id)), id).toEqual(['instance-isolation']);
     }
-    expect(marked(await suiteOf('359')).sort()).toEqual(['instance-isolation', 'prototype-keys']);
+    for (const id of ['359', '981']) {
+      expect(marked(await suiteOf(id)).sort(), id).toEqual([
+        'instance-isolation',
+        'prototype-keys',
+      ]);
+    }
   });
 
   test('only core cases are marked: a follow-up never decides the verdict anyway', async () => {
