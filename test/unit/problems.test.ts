@@ -32,9 +32,11 @@ describe('loadProblems', () => {
     expect(problems.map((p) => p.id)).toEqual([
       '933',
       '362',
+      'hit-counter-out-of-order',
       '346',
       '359',
       '1352',
+      '2034',
       'token-bucket',
       'fixed-window-limiter',
       'sliding-window-log-limiter',
@@ -47,7 +49,7 @@ describe('loadProblems', () => {
       'redis-sliding-window-log',
     ]);
     expect(problems.map((p) => p.order)).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
     ]);
   });
 
@@ -66,7 +68,7 @@ describe('loadProblems', () => {
     expect(p.referenceFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'solution.ts'));
     expect(p.suiteFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'suite.ts'));
     expect(p.wrongDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'wrong'));
-    const bucket = problems[5]!;
+    const bucket = problems.find((p) => p.id === 'token-bucket')!;
     expect([bucket.id, bucket.slug, bucket.dir]).toEqual([
       'token-bucket',
       'token-bucket',
