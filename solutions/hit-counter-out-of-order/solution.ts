@@ -17,6 +17,11 @@
 // (window-boundary), work that grows with an idle gap (long-idle), and memory that grows with the
 // traffic (bounded-memory).
 //
+// Only hit() raises `latest`, though the statement's latest counts getHits too: a hit that only a
+// later getHits makes too late can never be counted (every query is at or after that getHits), and
+// the second it may reset in its bucket is 300 or more seconds older still, so keeping it changes no
+// answer.
+//
 // Cost: hit O(1), getHits O(300). Memory O(300) whatever the traffic or the lateness.
 const WINDOW = 300;
 
@@ -24,11 +29,11 @@ export class HitCounter {
   // -Infinity: a bucket never hit is older than any window.
   private readonly times = new Float64Array(WINDOW).fill(-Infinity);
   private readonly counts = new Float64Array(WINDOW);
-  private latest = 0;
+  private latest = -Infinity; // nothing seen yet
 
   hit(timestamp: number): void {
     if (timestamp <= this.latest - WINDOW) return; // too late to ever count: changes nothing
-    if (timestamp > this.latest) this.latest = timestamp;
+    this.latest = Math.max(this.latest, timestamp);
     const slot = timestamp % WINDOW;
     if (this.times[slot] !== timestamp) {
       this.times[slot] = timestamp;
@@ -38,7 +43,6 @@ export class HitCounter {
   }
 
   getHits(timestamp: number): number {
-    if (timestamp > this.latest) this.latest = timestamp;
     let total = 0;
     for (let slot = 0; slot < WINDOW; slot++) {
       if (timestamp - (this.times[slot] as number) < WINDOW) total += this.counts[slot] as number;

@@ -94,9 +94,9 @@ function maxInput(): Array<['hit' | 'getHits', number]> {
 
 // The memory case: HITS_PER_SECOND hits in each of MEMORY_SECONDS seconds, each second's hits
 // interleaved with hits one to five seconds late, all inside the window. Buckets hold counts, so
-// the ring keeps the same few KB however many hits arrive; a log of every hit holds about 3 MB.
+// the ring keeps the same few KB however many hits arrive; a log of every hit holds about 4.6 MB.
 const MEMORY_SECONDS = 10;
-const HITS_PER_SECOND = 27_000;
+const HITS_PER_SECOND = 40_000;
 const LATE_EVERY = 3;
 
 export default defineSuite({
@@ -283,7 +283,7 @@ export default defineSuite({
       },
     },
     {
-      name: '2.7·10^5 hits over ten seconds, some late',
+      name: '4·10^5 hits over ten seconds, some late',
       tier: 'follow-up',
       trap: 'bounded-memory',
       hint: {
