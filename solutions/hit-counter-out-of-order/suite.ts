@@ -120,7 +120,7 @@ export default defineSuite({
       ]),
     },
     {
-      name: 'a too-late hit on a newer second’s bucket',
+      name: "a too-late hit on a newer second's bucket",
       tier: 'core',
       trap: 'late-hit-clobbers',
       hint: 'A late hit can belong to the same slot as a newer second that is still in the window. If it is too old to ever count, it must change nothing; it must never wipe what the newer second holds.',
@@ -248,7 +248,6 @@ export default defineSuite({
       name: 'two counters interleaved',
       tier: 'core',
       trap: 'instance-isolation',
-      beyondLeetCode: true,
       hint: 'Each counter must keep its own hits. Is any of your state shared by every instance?',
       methods: [
         'HitCounter',
