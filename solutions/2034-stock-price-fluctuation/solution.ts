@@ -22,14 +22,14 @@
 // until they reach its top.
 export class StockPrice {
   private readonly prices = new Map<number, number>();
-  private latest = 0;
+  private latest = -Infinity; // no timestamp yet
   // The highest price on top: keys are prices negated.
   private readonly highest = new RecordHeap();
   private readonly lowest = new RecordHeap();
 
   update(timestamp: number, price: number): void {
     this.prices.set(timestamp, price);
-    if (timestamp > this.latest) this.latest = timestamp;
+    this.latest = Math.max(this.latest, timestamp);
     this.highest.push(-price, timestamp);
     this.lowest.push(price, timestamp);
   }
@@ -79,19 +79,21 @@ class RecordHeap {
     this.times[at] = time;
   }
 
+  /**
+   * Removes the top record. Only ever called on a stale top, and a heap always holds the live
+   * record of every timestamp, so it is never the last record: one is left to fill the hole.
+   */
   pop(): void {
     const key = this.keys.pop() as number;
     const time = this.times.pop() as number;
     const size = this.keys.length;
-    if (size === 0) return;
     // The last record fills the hole at the top: move smaller children up until it fits.
     let at = 0;
     for (;;) {
       let child = 2 * at + 1;
       if (child >= size) break;
-      if (child + 1 < size && (this.keys[child + 1] as number) < (this.keys[child] as number)) {
-        child++;
-      }
+      // A right child past the end reads undefined, and `undefined < x` is false.
+      if ((this.keys[child + 1] as number) < (this.keys[child] as number)) child++;
       if ((this.keys[child] as number) >= key) break;
       this.move(child, at);
       at = child;
