@@ -88,7 +88,7 @@ describe('the suites', () => {
     suite.cases.filter((c) => c.beyondLeetCode).map((c) => c.trap ?? '');
 
   test("LeetCode's problems mark instance isolation, and 359 and 981 keys named like object properties", async () => {
-    for (const id of ['933', '362', '346', '703', '1352']) {
+    for (const id of ['933', '362', '346', '703', '1352', '2034']) {
       expect(marked(await suiteOf(id)), id).toEqual(['instance-isolation']);
     }
     for (const id of ['359', '981']) {

@@ -32,11 +32,13 @@ describe('loadProblems', () => {
     expect(problems.map((p) => p.id)).toEqual([
       '933',
       '362',
+      'hit-counter-out-of-order',
       '346',
       '703',
       '359',
       '981',
       '1352',
+      '2034',
       'token-bucket',
       'fixed-window-limiter',
       'sliding-window-log-limiter',
@@ -68,7 +70,7 @@ describe('loadProblems', () => {
     expect(p.referenceFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'solution.ts'));
     expect(p.suiteFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'suite.ts'));
     expect(p.wrongDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'wrong'));
-    const bucket = problems[7]!;
+    const bucket = problems.find((p) => p.id === 'token-bucket')!;
     expect([bucket.id, bucket.slug, bucket.dir]).toEqual([
       'token-bucket',
       'token-bucket',

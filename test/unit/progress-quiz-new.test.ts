@@ -634,13 +634,17 @@ describe('new-problem', () => {
     }
     const meta = JSON.parse(readFileSync(path.join(roots.solutions, dir, 'problem.json'), 'utf8'));
     // Next after the one problem in the scratch ladder, token-bucket.
-    const bucket = readFileSync(path.join(SOLUTIONS_DIR, 'token-bucket', 'problem.json'), 'utf8');
-    const order = (JSON.parse(bucket) as { order: number }).order + 1;
+    const next =
+      (
+        JSON.parse(
+          readFileSync(path.join(SOLUTIONS_DIR, 'token-bucket', 'problem.json'), 'utf8'),
+        ) as { order: number }
+      ).order + 1;
     expect(meta).toMatchObject({
       title: 'Sliding Window Log',
       difficulty: 'Medium',
       className: 'SlidingWindowLog',
-      order,
+      order: next,
     });
     const stub = readFileSync(path.join(roots.problems, dir, 'solution.ts'), 'utf8');
     expect(readFileSync(path.join(roots.solutions, dir, 'stub.ts'), 'utf8')).toBe(stub);
@@ -649,7 +653,7 @@ describe('new-problem', () => {
     expect(readFileSync(path.join(roots.problems, dir, 'README.md'), 'utf8')).toMatch(
       /^# 1234 · Sliding Window Log\n\n\*\*Medium\*\* · the idea: /,
     );
-    expect(io.stdout[0]).toBe(`Created 1234 · Sliding Window Log (ladder position ${order}):`);
+    expect(io.stdout[0]).toBe(`Created 1234 · Sliding Window Log (ladder position ${next}):`);
     expect(io.stdout.slice(1, 1 + made.length)).toEqual(
       FILES.map(([root, file]) => `  ${path.join(root, dir, file)}`),
     );

@@ -1,0 +1,27 @@
+// Keeps the buckets and the latest second at module level, so every counter shares them.
+export const expectation = { verdict: 'wrong-answer', trap: 'instance-isolation' };
+
+const times = new Array<number>(300).fill(0);
+const counts = new Array<number>(300).fill(0);
+let latest = 0;
+
+export class HitCounter {
+  hit(timestamp: number): void {
+    if (timestamp <= latest - 300) return;
+    latest = Math.max(latest, timestamp);
+    const slot = timestamp % 300;
+    if (times[slot] !== timestamp) {
+      times[slot] = timestamp;
+      counts[slot] = 0;
+    }
+    counts[slot] = (counts[slot] as number) + 1;
+  }
+
+  getHits(timestamp: number): number {
+    let total = 0;
+    for (let slot = 0; slot < 300; slot++) {
+      if (timestamp - (times[slot] as number) < 300) total += counts[slot] as number;
+    }
+    return total;
+  }
+}
