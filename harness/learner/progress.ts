@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
 import { escapeControl } from '../terminal/escape.ts';
+import { isInterviewRecord, type InterviewRecord } from './interview-record.ts';
 import {
   ensureDir,
   readRegularFile,
@@ -48,6 +49,8 @@ export interface ProblemProgress {
 export interface Progress {
   version: 1;
   problems: Record<string, ProblemProgress>;
+  /** Mock interviews taken (`npm run interview`), oldest first; absent until the first. */
+  interviews?: InterviewRecord[];
 }
 
 /** Lower is better: how far a verdict got. */
@@ -73,6 +76,8 @@ export function isProgress(value: unknown): value is Progress {
     v.version === 1 &&
     typeof v.problems === 'object' &&
     v.problems !== null &&
+    (v.interviews === undefined ||
+      (Array.isArray(v.interviews) && v.interviews.every(isInterviewRecord))) &&
     Object.values(v.problems).every(
       (p) =>
         typeof p === 'object' &&
@@ -285,7 +290,14 @@ export function mergeProgress(into: Progress, from: Progress): Progress {
     const mine = problems[dir];
     problems[dir] = mine ? mergeEntry(mine, theirs) : theirs;
   }
-  return { version: 1, problems };
+  // Interviews are kept whole, each once (by id), in the order they were started.
+  const interviews = new Map<string, InterviewRecord>();
+  for (const record of [...(into.interviews ?? []), ...(from.interviews ?? [])]) {
+    if (!interviews.has(record.id)) interviews.set(record.id, record);
+  }
+  if (interviews.size === 0) return { version: 1, problems };
+  const sorted = [...interviews.values()].sort((a, b) => (a.startedAt < b.startedAt ? -1 : 1));
+  return { version: 1, problems, interviews: sorted };
 }
 
 export function isSolved(progress: Progress, dir: string): boolean {
@@ -329,6 +341,14 @@ export function checkRecord(value: unknown, now = new Date()): string | undefine
   if (!isObject(value)) return `it must be an object, not ${escapeControl(shown(value))}`;
   if (value.version !== 1) return bad('version', '1', value.version);
   if (!isObject(value.problems)) return bad('problems', 'an object', value.problems);
+  if (value.interviews !== undefined) {
+    const list = value.interviews;
+    if (!Array.isArray(list)) return bad('interviews', 'a list', list);
+    if (list.length > MAX_PROBLEMS)
+      return `it holds ${list.length} interviews, more than ${MAX_PROBLEMS}`;
+    const index = list.findIndex((record) => !isInterviewRecord(record));
+    if (index !== -1) return `interviews[${index}] is not an interview record`;
+  }
   const dirs = Object.keys(value.problems);
   if (dirs.length > MAX_PROBLEMS)
     return `it holds ${dirs.length} problems, more than ${MAX_PROBLEMS}`;
