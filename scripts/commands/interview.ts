@@ -76,6 +76,9 @@ export interface InterviewOptions {
   tickMs?: number;
 }
 
+/** Saves closer together than this are judged once. */
+const DEBOUNCE_MS = 40;
+
 const letter = (i: number): string => String.fromCharCode(97 + i);
 
 /** Key presses from a terminal in raw mode; Ctrl-C is `q`. */
@@ -244,12 +247,16 @@ class Run {
     return passed;
   }
 
-  /** The current question, with its file or its first unanswered choice. */
-  showCurrent(): void {
+  /**
+   * The current question, with its file or its first unanswered choice. `fresh` clears the screen
+   * first; after a passed gate it is not cleared, so that the report that passed stays above.
+   */
+  showCurrent(fresh = true): void {
     const rung = currentRung(this.state);
     if (!rung) return;
     const carried = this.prepare(rung);
-    if (this.watching) this.io.clear?.();
+    if (this.watching && fresh) this.io.clear?.();
+    if (!fresh) this.io.out(this.io.style.dim(`\n${'─'.repeat(WIDTH)}`));
     this.io.out(header(this.state, this.now(), this.io.style));
     this.io.out(
       questionLines(this.state, rung, this.spec(rung).ask, this.io.style, carried).join('\n'),
@@ -476,18 +483,22 @@ async function runWatch(run: Run, keys: Keys, tickMs: number): Promise<number> {
         });
     });
   };
-  const ask = async (): Promise<void> => {
+  const ask = async (fresh = true): Promise<void> => {
     await watcher?.close();
     watcher = undefined;
-    run.showCurrent();
+    run.showCurrent(fresh);
     const rung = currentRung(state);
     if (rung?.kind !== 'code' || !rung.file) return;
     watcher = watch(rung.file, { ignoreInitial: true });
-    watcher
-      .on('change', () => inbox.push({ kind: 'save' }))
-      .on('add', () => inbox.push({ kind: 'save' }));
+    // Saves closer together than this are judged once (an editor may write a file in two steps).
+    let debounce: NodeJS.Timeout | undefined;
+    const saved = (): void => {
+      clearTimeout(debounce);
+      debounce = setTimeout(() => inbox.push({ kind: 'save' }), DEBOUNCE_MS);
+    };
+    watcher.on('change', saved).on('add', saved);
     await new Promise<void>((resolve) => watcher?.once('ready', () => resolve()));
-    io.out(io.style.dim(wrap(keysLine(state, rung), WIDTH, '  ')));
+    if (!io.transient) io.out(io.style.dim(wrap(keysLine(state, rung), WIDTH, '  ')));
     // A file already written (carried over, or resumed) is judged at once.
     if (!isUntouchedStub(rung.file, run.problemOf(rung) as Problem)) startJudging();
   };
@@ -528,10 +539,11 @@ async function runWatch(run: Run, keys: Keys, tickMs: number): Promise<number> {
       io.out(header(state, run.now(), io.style));
       if (run.take(rung, event.report, false)) {
         if (isOver(state)) return leave('completed');
-        io.out(io.style.green('\nNext question in a moment…'));
-        await ask();
-      } else {
+        await ask(false);
+      } else if (!io.transient) {
         io.out(io.style.dim(wrap(keysLine(state, rung), WIDTH, '  ')));
+      } else {
+        status();
       }
     } else {
       const key = event.key;

@@ -8,6 +8,7 @@ import {
   type RungRecord,
 } from '../../harness/learner/interview-record.ts';
 import { REPO_ROOT } from '../../harness/paths.ts';
+import { escapeControl } from '../../harness/terminal/escape.ts';
 import type { Style } from '../../harness/terminal/style.ts';
 import { fitCell, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import type { InterviewDef } from './interviews.ts';
@@ -100,8 +101,11 @@ export function rungTable(
         ? ''
         : `${clock(ms).padStart(5)}  ${count(rung.attempts, rung.kind === 'code' ? 'save' : 'answer')}` +
           `  ${count(rung.hints, 'hint')}${rung.gaveAway ? ' (the last)' : ''}`;
-    const name = fitCell(rungName(rung, def), 30);
-    return `${String(i + 1).padStart(3)}  ${name} ${paintStatus(rung.status, style).padEnd(12)} ${counts}`.trimEnd();
+    const name = fitCell(escapeControl(rungName(rung, def)), 30);
+    // Padded before it is painted: escape codes must not upset the columns.
+    const status =
+      paintStatus(rung.status, style) + ' '.repeat(12 - STATUS_MARK[rung.status].length);
+    return `${String(i + 1).padStart(3)}  ${name} ${status} ${counts}`.trimEnd();
   });
 }
 
@@ -197,7 +201,7 @@ export function historyLines(records: InterviewRecord[], style: Style): string[]
     const self = r.selfRating === null ? '' : ` · self ${r.selfRating}/4`;
     const passed = r.rungs.filter((rung) => rung.status === 'passed').length;
     const line =
-      `${day}  ${fitCell(r.name, 14)} ${fitCell(r.outcome, 10)} ${passed}/${r.rungs.length} passed · ` +
+      `${escapeControl(day)}  ${fitCell(escapeControl(r.name), 14)} ${fitCell(r.outcome, 10)} ${passed}/${r.rungs.length} passed · ` +
       `score ${scoreText(r.score, r.mode)}${self}`;
     return r.outcome === 'abandoned' ? style.dim(line) : line;
   });
