@@ -135,7 +135,7 @@ test('warm-up, walked: each question only after the one before passes its gate',
   expect(card.trimEnd()).toBe(shown.scorecard);
   const history = await run(['--history']);
   expect(history.out).toContain('warm-up');
-  expect(history.out).toContain('4/4 · strong hire · self 3/4');
+  expect(history.out).toMatch(/warm-up +completed +3\/3 +4 strong hire +self 3/);
 });
 
 test('time up: an untouched stub scores nothing; a saved file is judged once more', async () => {

@@ -74,24 +74,28 @@ const STATUS_MARK: Record<RungRecord['status'], string> = {
   pending: '  pending',
 };
 
-function paintStatus(status: RungRecord['status'], style: Style): string {
-  const text = STATUS_MARK[status];
+function paintStatus(status: RungRecord['status'], text: string, style: Style): string {
   if (status === 'passed') return style.green(text);
   if (status === 'current') return style.bold(text);
   if (status === 'pending') return style.dim(text);
   return style.yellow(text);
 }
 
-function rungName(rung: RungRecord, def: InterviewDef | undefined): string {
-  const kata = rung.problem ? ` (${rung.problem.replace(/^(\d+)-.*$/, '$1')})` : '';
-  return `${rung.id}${rung.kind === 'discussion' && def ? ' · talk' : kata}`;
+/** The kata as the learner names it: `933`, `fixed-window-limiter`. */
+const kataId = (dir: string): string => dir.replace(/^(\d+)-.*$/, '$1');
+
+/** What a rung's status is called; a discussion answered but not passed was not skipped. */
+function statusLabel(rung: RungRecord): { text: string; status: RungRecord['status'] } {
+  if (rung.kind === 'discussion' && rung.status === 'skipped' && rung.verdict !== null) {
+    return { text: '✗ missed', status: 'timed-out' };
+  }
+  return { text: STATUS_MARK[rung.status], status: rung.status };
 }
 
 /** One line per rung: where it stands, its time, saves and hints. */
 export function rungTable(
   rungs: RungRecord[],
   style: Style,
-  def?: InterviewDef,
   liveMs?: (rung: RungRecord) => number,
 ): string[] {
   return rungs.map((rung, i) => {
@@ -100,11 +104,12 @@ export function rungTable(
       rung.status === 'pending'
         ? ''
         : `${clock(ms).padStart(5)}  ${count(rung.attempts, rung.kind === 'code' ? 'save' : 'answer')}` +
-          `  ${count(rung.hints, 'hint')}${rung.gaveAway ? ' (the last)' : ''}`;
-    const name = fitCell(escapeControl(rungName(rung, def)), 30);
+          `  ${count(rung.hints, 'hint')}`;
+    const name = fitCell(escapeControl(rung.id), 18);
     // Padded before it is painted: escape codes must not upset the columns.
+    const label = statusLabel(rung);
     const status =
-      paintStatus(rung.status, style) + ' '.repeat(12 - STATUS_MARK[rung.status].length);
+      paintStatus(label.status, label.text, style) + ' '.repeat(12 - label.text.length);
     return `${String(i + 1).padStart(3)}  ${name} ${status} ${counts}`.trimEnd();
   });
 }
@@ -113,7 +118,7 @@ export function rungTable(
 export function stateLines(state: OpenInterview, now: number, style: Style): string[] {
   const live = (rung: RungRecord): number =>
     rung.status === 'current' ? now - ((rung as RungState).askedAt ?? now) : rung.ms;
-  return [header(state, now, style), ...rungTable(state.rungs, style, undefined, live)];
+  return [header(state, now, style), ...rungTable(state.rungs, style, live)];
 }
 
 /** The katas (and quizzes) of the rungs not passed: what to practise next. */
@@ -123,7 +128,7 @@ export function practiseNext(record: InterviewRecord, def: InterviewDef | undefi
     if (rungPoints(rung) === 1) continue;
     const spec = def?.rungs.find((r) => r.id === rung.id);
     if (rung.kind === 'code' && rung.problem) {
-      steps.push(`npm run kata ${rung.problem.replace(/^(\d+)-.*$/, '$1')}`);
+      steps.push(`npm run kata ${kataId(rung.problem)}`);
     } else if (spec) {
       const questions = spec.kind === 'discussion' ? spec.questions : spec.without;
       for (const q of questions) if (q.from) steps.push(`npm run quiz ${q.from.id}`);
@@ -146,18 +151,16 @@ export function scorecard(
 ): string[] {
   const lines = [
     style.bold(`Scorecard · ${record.name} · ${record.outcome.replace('-', ' ')}`),
-    ...rungTable(record.rungs, style, def),
+    ...rungTable(record.rungs, style),
   ];
   for (const [i, rung] of record.rungs.entries()) {
-    const details: string[] = [];
+    const details: string[] = [rung.problem ? kataId(rung.problem) : 'talk'];
     if (rung.kind === 'code' && rung.verdict) details.push(`last verdict ${rung.verdict}`);
     if (rung.kind === 'discussion' && rung.verdict) details.push(`${rung.verdict} right`);
     if (rung.gate.length > 0) details.push(`gate: core + ${rung.gate.join(', ')}`);
     if (rung.traps.length > 0) details.push(`traps named: ${rung.traps.join(', ')}`);
     if (rung.gaveAway) details.push('the last hint gave the idea away');
-    if (details.length > 0) {
-      lines.push(style.dim(wrap(`  ${i + 1}. ${details.join(' · ')}`, WIDTH, '     ')));
-    }
+    lines.push(style.dim(wrap(`  ${i + 1}. ${details.join(' · ')}`, WIDTH, '     ')));
   }
   const self = record.selfRating === null ? 'not given' : `${record.selfRating}/4`;
   lines.push(
@@ -194,15 +197,25 @@ export function stateJson(
   };
 }
 
-/** `--history` and `progress`: one line per interview taken. */
+/** The score in a few words, for a column: "4 strong hire", "– practice". */
+function shortScore(record: InterviewRecord): string {
+  if (record.mode === 'practice') return '– practice';
+  if (record.outcome === 'abandoned') return '– abandoned';
+  if (record.score === null) return '– no attempt';
+  return `${record.score} ${SCORE_LABEL[record.score]}`;
+}
+
+/** `--history` and `progress`: one line per interview taken (at most 80 columns). */
 export function historyLines(records: InterviewRecord[], style: Style): string[] {
-  return records.map((r) => {
-    const day = r.startedAt.slice(0, 16).replace('T', ' ');
-    const self = r.selfRating === null ? '' : ` · self ${r.selfRating}/4`;
-    const passed = r.rungs.filter((rung) => rung.status === 'passed').length;
+  const lines = records.map((r) => {
+    const day = escapeControl(r.startedAt.slice(0, 16).replace('T', ' '));
+    const self = r.selfRating === null ? '' : `self ${r.selfRating}`;
+    const passed = `${r.rungs.filter((rung) => rung.status === 'passed').length}/${r.rungs.length}`;
     const line =
-      `${escapeControl(day)}  ${fitCell(escapeControl(r.name), 14)} ${fitCell(r.outcome, 10)} ${passed}/${r.rungs.length} passed · ` +
-      `score ${scoreText(r.score, r.mode)}${self}`;
-    return r.outcome === 'abandoned' ? style.dim(line) : line;
+      `${fitCell(day, 16)}  ${fitCell(escapeControl(r.name), 14)} ${fitCell(r.outcome, 10)} ` +
+      `${passed.padStart(6)}  ${fitCell(shortScore(r), 14)}  ${self}`;
+    return r.outcome === 'abandoned' ? style.dim(line.trimEnd()) : line.trimEnd();
   });
+  const heading = `${'started (UTC)'.padEnd(16)}  ${'interview'.padEnd(14)} ${'outcome'.padEnd(10)} passed  ${'score'.padEnd(14)}  own rating`;
+  return [style.bold(heading), ...lines];
 }
