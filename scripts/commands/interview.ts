@@ -274,7 +274,7 @@ class Run {
       this.io.out(wrap(`  ${letter(i)}) ${question.choices[choice]}`, WIDTH, '     '));
     });
     const range = `a–${letter(question.choices.length - 1)}`;
-    this.io.out(this.io.style.dim(`Your answer (${range}; s gives up this question):`));
+    this.io.out(this.io.style.dim(`Your answer (${range}; s skips the rest):`));
   }
 
   /** A discussion answer; false when the key names no choice. */
@@ -453,7 +453,9 @@ async function runWatch(run: Run, keys: Keys, tickMs: number): Promise<number> {
     if (!busy && io.transient) {
       io.transient(
         io.style.dim(
-          `${clock(remainingMs(state, run.now()))} left · ${keysLine(state, currentRung(state))}`,
+          state.pausedAt !== null
+            ? `paused at ${clock(remainingMs(state, run.now()))} left · p to go on`
+            : `${clock(remainingMs(state, run.now()))} left · ${keysLine(state, currentRung(state))}`,
         ),
       );
     }
@@ -514,8 +516,9 @@ async function runWatch(run: Run, keys: Keys, tickMs: number): Promise<number> {
     });
     return 0;
   };
-  run.warn();
   await ask();
+  // After the question, which clears the screen: resumed with little time left, it is said.
+  run.warn();
   for (;;) {
     const event = await inbox.next();
     const rung = currentRung(state);

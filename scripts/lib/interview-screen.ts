@@ -160,7 +160,10 @@ export function scorecard(
     if (rung.gate.length > 0) details.push(`gate: core + ${rung.gate.join(', ')}`);
     if (rung.traps.length > 0) details.push(`traps named: ${rung.traps.join(', ')}`);
     if (rung.gaveAway) details.push('the last hint gave the idea away');
-    lines.push(style.dim(wrap(`  ${i + 1}. ${details.join(' · ')}`, WIDTH, '     ')));
+    // A rung never worked on has nothing to say beyond its kata.
+    if (details.length > 1) {
+      lines.push(style.dim(wrap(`  ${i + 1}. ${details.join(' · ')}`, WIDTH, '     ')));
+    }
   }
   const self = record.selfRating === null ? 'not given' : `${record.selfRating}/4`;
   lines.push(
@@ -168,7 +171,7 @@ export function scorecard(
     style.bold(`Score: ${scoreText(record.score, record.mode)} · your own rating: ${self}`),
   );
   const next = practiseNext(record, def);
-  if (next.length > 0) lines.push(wrap(`Practise next: ${next.join(' · ')}`, WIDTH, '  '));
+  if (next.length > 0) lines.push('Practise next:', ...next.map((step) => `  ${step}`));
   return lines;
 }
 
