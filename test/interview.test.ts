@@ -14,7 +14,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { findProblem, loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { scoreInterview } from '../harness/learner/interview-record.ts';
-import { loadProgress, PROGRESS_FILE } from '../harness/learner/progress.ts';
+import {
+  checkRecord,
+  emptyProgress,
+  loadProgress,
+  mergeProgress,
+  PROGRESS_FILE,
+} from '../harness/learner/progress.ts';
 import { REPO_ROOT, STATE_DIR } from '../harness/paths.ts';
 import { interview } from '../scripts/commands/interview.ts';
 import { runCommand } from '../scripts/lib/cli.ts';
@@ -336,4 +342,14 @@ test('every interview is sound: its gates name follow-up traps of its katas', as
       for (const trap of rung.gate) expect(followUps, `${def.name} ${rung.id}`).toContain(trap);
     }
   }
+});
+
+test('interviews survive an export and import of progress, each once', async () => {
+  await run(['warm-up', '--once']);
+  await run(['--restart', '--once']);
+  const mine = loadProgress(() => undefined);
+  expect(checkRecord(JSON.parse(JSON.stringify(mine)))).toBeUndefined();
+  const merged = mergeProgress(emptyProgress(), mine);
+  expect(mergeProgress(merged, mine).interviews?.map((r) => r.outcome)).toEqual(['abandoned']);
+  expect(checkRecord({ ...mine, interviews: [{ name: 1 }] })).toContain('interviews[0]');
 });

@@ -757,6 +757,9 @@ function open(
         `the open interview ${state.name} is no longer in interviews/: abandon it with npm run interview -- --restart`,
       );
     }
+    if (values.practice && state.mode !== 'practice') {
+      io.err('note: --practice applies when an interview starts; this one goes on without pauses.');
+    }
     state.pid = process.pid;
     saveOpen(state);
     return { state, def: openDef };
