@@ -28,7 +28,7 @@ import {
   type OpenInterview,
   type RungState,
 } from '../lib/interview-state.ts';
-import { header, questionLines, scorecard } from '../lib/interview-screen.ts';
+import { fromRoot, header, questionLines, scorecard } from '../lib/interview-screen.ts';
 import { type InterviewDef, type Question, type RungDef } from '../lib/interviews.ts';
 import { type NextLine } from '../lib/lines.ts';
 import { hintLines } from './hint.ts';
@@ -49,6 +49,8 @@ export class Run {
     readonly io: IO,
     readonly now: () => number,
     readonly watching: boolean,
+    /** How reports are shown, as `kata` shows them: --reveal, --verbose. */
+    readonly showing: { reveal: boolean; verbose: boolean } = { reveal: false, verbose: false },
   ) {
     this.slot = { keepSpare: watching };
   }
@@ -123,7 +125,7 @@ export class Run {
     if (untouched) {
       this.io.out(`Your file is still the stub: write your solution in it and save.`);
     } else {
-      this.io.out(formatReport(problem, report, { reveal: false, style: this.io.style }));
+      this.io.out(formatReport(problem, report, { ...this.showing, style: this.io.style }));
     }
     const passed = recordJudgement(this.state, report, untouched, this.now());
     this.save();
@@ -133,6 +135,8 @@ export class Run {
         ? this.io.style.green('✓ gate passed')
         : this.io.style.yellow('✗ not yet');
       this.io.out(`\n${paintVerdict(report.verdict, this.io.style)}\nGate (core${gate}): ${mark}`);
+      if (!passed)
+        this.io.out(`${this.io.style.bold('Your file:')} ${fromRoot(rung.file as string)}`);
     }
     return passed;
   }

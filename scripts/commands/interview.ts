@@ -171,6 +171,16 @@ export async function interview(
         default: false,
         help: 'list the interviews you have taken, with their scores',
       },
+      reveal: {
+        type: 'boolean',
+        default: false,
+        help: 'also show the input and output of failing hidden cases',
+      },
+      verbose: {
+        type: 'boolean',
+        default: false,
+        help: 'show every failing case in full, not only the likely causes',
+      },
       watch: { type: 'boolean', default: false, hidden: true, help: 'watch without a terminal' },
     },
     notes: [
@@ -195,7 +205,10 @@ export async function interview(
   const watching = !values.once && (values.watch || io.interactive);
   // With --json, standard output holds the JSON only: what a person would read goes to stderr.
   const quiet = values.json ? { ...io, out: io.err, transient: undefined, clear: undefined } : io;
-  const run = new Run(state, def, quiet, now, watching);
+  const run = new Run(state, def, quiet, now, watching, {
+    reveal: values.reveal,
+    verbose: values.verbose,
+  });
   const keys =
     io.interactive && watching && options.input === undefined
       ? terminalKeys()
