@@ -199,6 +199,17 @@ export async function interview(
   }
   const defs = loadInterviews();
   const wanted = positionals[0] === undefined ? undefined : resolveInterview(defs, positionals[0]);
+  // --json alone only looks: it may look at an interview another terminal is running.
+  if (values.json && !values.once && !values.restart) {
+    const looked = readOpen(io.err);
+    if (!looked || (wanted && wanted.name !== looked.name)) {
+      throw new UsageError(
+        `no interview${wanted ? ` ${wanted.name}` : ''} is open: npm run interview <name> starts one`,
+      );
+    }
+    io.out(JSON.stringify(stateJson(looked, now())));
+    return 0;
+  }
   const opened = withOpenLock(() => open(wanted, values, defs, io, now));
   if (opened === undefined) return 0;
   const { state, def } = opened;
@@ -214,10 +225,6 @@ export async function interview(
       ? terminalKeys()
       : lineKeys(options.input);
   try {
-    if (values.json && !values.once) {
-      io.out(JSON.stringify(stateJson(state, now())));
-      return 0;
-    }
     if (watching) return await runWatch(run, keys, options.tickMs ?? 1000);
     return await runOnce(run, keys, values.json, io);
   } finally {
