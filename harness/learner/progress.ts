@@ -9,6 +9,7 @@ import { STATE_DIR } from '../paths.ts';
 import { readRegularFile, shownPath, sizeText } from '../read-file.ts';
 import { escapeControl } from '../terminal/escape.ts';
 import { ensureDir, reason, removeQuietly, StateError, withLock } from './state.ts';
+import { isInterviewRecord, type InterviewRecord } from './interview-record.ts';
 
 export const PROGRESS_FILE = path.join(STATE_DIR, 'progress.json');
 
@@ -40,6 +41,8 @@ export interface ProblemProgress {
 export interface Progress {
   version: 1;
   problems: Record<string, ProblemProgress>;
+  /** Mock interviews taken (`npm run interview`), oldest first; absent until the first. */
+  interviews?: InterviewRecord[];
 }
 
 /** Lower is better: how far a verdict got. */
@@ -77,6 +80,8 @@ export function isProgress(value: unknown): value is Progress {
     v.version === 1 &&
     typeof v.problems === 'object' &&
     v.problems !== null &&
+    (v.interviews === undefined ||
+      (Array.isArray(v.interviews) && v.interviews.every(isInterviewRecord))) &&
     Object.values(v.problems).every(
       (p) =>
         typeof p === 'object' &&
@@ -293,7 +298,14 @@ export function mergeProgress(into: Progress, from: Progress): Progress {
     const mine = problems[dir];
     problems[dir] = mine ? mergeEntry(mine, theirs) : theirs;
   }
-  return { version: 1, problems };
+  // Interviews are kept whole, each once (by id), in the order they were started.
+  const interviews = new Map<string, InterviewRecord>();
+  for (const record of [...(into.interviews ?? []), ...(from.interviews ?? [])]) {
+    if (!interviews.has(record.id)) interviews.set(record.id, record);
+  }
+  if (interviews.size === 0) return { version: 1, problems };
+  const sorted = [...interviews.values()].sort((a, b) => (a.startedAt < b.startedAt ? -1 : 1));
+  return { version: 1, problems, interviews: sorted };
 }
 
 export function isSolved(progress: Progress, dir: string): boolean {
@@ -374,6 +386,14 @@ export function checkRecord(value: unknown, now = new Date()): string | undefine
   if (!isObject(value)) return `it must be an object, not ${escapeControl(shown(value))}`;
   if (value.version !== 1) return bad('version', '1', value.version);
   if (!isObject(value.problems)) return bad('problems', 'an object', value.problems);
+  if (value.interviews !== undefined) {
+    const list = value.interviews;
+    if (!Array.isArray(list)) return bad('interviews', 'a list', list);
+    if (list.length > MAX_PROBLEMS)
+      return `it holds ${list.length} interviews, more than ${MAX_PROBLEMS}`;
+    const index = list.findIndex((record) => !isInterviewRecord(record));
+    if (index !== -1) return `interviews[${index}] is not an interview record`;
+  }
   const dirs = Object.keys(value.problems);
   if (dirs.length > MAX_PROBLEMS)
     return `it holds ${dirs.length} problems, more than ${MAX_PROBLEMS}`;

@@ -31,6 +31,7 @@ import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, wrap } from '../../harness/terminal/wrap.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';
+import { historyLines } from '../lib/interview-screen.ts';
 import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
 
 export const BACKUP_DIR = path.join(STATE_DIR, 'backups');
@@ -106,7 +107,8 @@ function problemLine(problem: Problem, entry: ProblemProgress | undefined, io: I
 function show(io: IO): number {
   const problems = loadProblems();
   const progress = loadProgress(io.err);
-  if (Object.keys(progress.problems).length === 0) {
+  const interviews = progress.interviews ?? [];
+  if (Object.keys(progress.problems).length === 0 && interviews.length === 0) {
     io.out('Nothing recorded yet. Start with: npm run kata');
     return 0;
   }
@@ -119,6 +121,11 @@ function show(io: IO): number {
   if (others.length > 0) {
     const names = others.map((dir) => shownArg(dir)).join(', ');
     io.out(io.style.dim(`\n${wrap(`Also recorded, not in this ladder: ${names}`)}`));
+  }
+  if (interviews.length > 0) {
+    io.out(
+      ['', io.style.bold('Interviews taken:'), ...historyLines(interviews, io.style)].join('\n'),
+    );
   }
   return 0;
 }

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../harness/paths.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { hint } from '../../scripts/commands/hint.ts';
+import { interview } from '../../scripts/commands/interview.ts';
 import { kata } from '../../scripts/commands/kata.ts';
 import { list } from '../../scripts/commands/list.ts';
 import { newProblem } from '../../scripts/commands/new-problem.ts';
@@ -130,6 +131,7 @@ const COMMANDS: [string, Command][] = [
   ['progress', progress],
   ['quiz', (argv, io) => quiz(argv, io, [])],
   ['new-problem', newProblem],
+  ['interview', (argv, io) => interview(argv, io, { input: [] })],
 ];
 
 /** What each command's --help shows. */
