@@ -113,7 +113,7 @@ export async function newProblem(
       },
       limiter: {
         type: 'boolean',
-        help: 'a rate limiter on an injected clock: its suite starts from the shared call builder',
+        help: "a rate limiter: the suite starts from the limiters' call builder",
       },
     },
     notes: ['<dir> is the folder name in kebab case; a leading number becomes the id.'],

@@ -38,7 +38,12 @@ const COMMANDS: [name: string, command: Command, options: string[], takes: strin
   ['solution', solution, ['--yes', '--help'], '<problem> only'],
   ['progress', progress, ['--export', '--import', '--reset', '--yes', '--help'], 'none'],
   ['quiz', (argv, io) => quiz(argv, io, []), ['--yes', '--help'], '[problem] only'],
-  ['new-problem', newProblem, ['--class', '--title', '--difficulty', '--help'], '<dir> only'],
+  [
+    'new-problem',
+    newProblem,
+    ['--class', '--title', '--difficulty', '--limiter', '--help'],
+    '<dir> only',
+  ],
 ];
 
 async function run(command: Command, argv: string[]) {

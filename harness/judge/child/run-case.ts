@@ -134,19 +134,13 @@ function withMistakes(
   if (readRealTime === true && ctx.suite.realTimeTrap !== undefined) {
     mimics.push({ file: OBSERVED_REAL_TIME, trap: ctx.suite.realTimeTrap });
   }
-  // State kept outside the instances shows as a case that fails after others ran, not alone; a
-  // case that fails alone too is not failed by such state, whatever known mistake fails it alike.
+  // State kept outside the instances shows as a case that fails after others ran, not alone. (A
+  // case that fails alone too may still be failed by it: its own instances share it.)
   const trap = ctx.suite.sharedStateTrap;
-  let contradicted = result.contradicted;
-  if (trap !== undefined && result.ms * 4 <= limit) {
-    if (passesAlone(c, ctx, source, equals)) mimics.push({ file: OBSERVED_SHARED_STATE, trap });
-    else contradicted = [...(contradicted ?? []), trap];
+  if (trap !== undefined && result.ms * 4 <= limit && passesAlone(c, ctx, source, equals)) {
+    mimics.push({ file: OBSERVED_SHARED_STATE, trap });
   }
-  return {
-    ...result,
-    ...(mimics.length > 0 ? { mimics } : {}),
-    ...(contradicted ? { contradicted } : {}),
-  };
+  return mimics.length > 0 ? { ...result, mimics } : result;
 }
 
 /** How a suite compares an answer with the one expected. */
