@@ -50,9 +50,7 @@ describe('loadProblems', () => {
       'redis-token-bucket',
       'redis-sliding-window-log',
     ]);
-    expect(problems.map((p) => p.order)).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-    ]);
+    expect(problems.map((p) => p.order)).toEqual(problems.map((_, i) => i + 1));
   });
 
   test('splits the folder name into number and slug, and knows where each file lives', () => {

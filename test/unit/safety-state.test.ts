@@ -37,7 +37,7 @@ import { quiz } from '../../scripts/commands/quiz.ts';
 import { solution } from '../../scripts/commands/solution.ts';
 import { runCommand, type IO } from '../../scripts/lib/cli.ts';
 import type { Asker } from '../../scripts/lib/confirm.ts';
-import { captureIO, scratchDir } from '../helpers.ts';
+import { captureIO, scratchDir, unwrapped } from '../helpers.ts';
 
 const fake = vi.hoisted(() => {
   const fs = process.getBuiltinModule('node:fs');
@@ -177,7 +177,7 @@ describe('.kata is a regular file', () => {
       timeout: 60_000,
     });
     expect(result.status).toBe(2);
-    const lines = result.stderr.trimEnd().split('\n');
+    const lines = unwrapped(result.stderr.trimEnd()).split('\n');
     expectOneClearLine(lines, KATA_IS_A_FILE);
     expect(result.stderr).not.toMatch(/node:|\bat /);
   });
