@@ -4,6 +4,7 @@
 // afresh); one problem's scripts cannot reach another problem's judgement; a script left running is
 // stopped, one that wrote by restarting the judge's own server; a failure of the judge's Redis is
 // the judge's, and is never kept.
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -172,6 +173,23 @@ describe.skipIf(!serverPath)('grading the Redis katas', () => {
     }
   });
 
+  test.each(['shadow-no-ttl', 'shadow-writes-on-denial'])(
+    'state kept under keys outside the one given (%s) is refused by Redis itself (finding 3)',
+    (folder) => {
+      const dir = path.join(HOSTILE, folder);
+      const problems = [BUCKET, LOG].filter((p) => existsSync(path.join(dir, p)));
+      const { of, stderr } = grade(repo, ['--dir', dir, ...problems, '--fresh']);
+      for (const problem of problems) {
+        const report = of(problem);
+        expect(report?.verdict, problem).toBe('runtime-error');
+        const messages = report?.cases.map((c) => c.message ?? '').join('\n');
+        expect(messages, problem).toMatch(/NOPERM/);
+      }
+      expect(stderr).not.toMatch(/\n\s+at /);
+    },
+    120_000,
+  );
+
   test.each(['flushall', 'loop', 'pfselftest', 'written-loop'])(
     'a token bucket attacking Redis (%s) leaves the sliding log’s reference Accepted with every follow-up',
     (attack) => {
@@ -183,10 +201,10 @@ describe.skipIf(!serverPath)('grading the Redis katas', () => {
         '--fresh',
       ]);
       const failed = of(LOG)?.cases.filter((c) => c.status !== 'passed');
-      expect(of(LOG), JSON.stringify(failed)).toMatchObject({
-        verdict: 'accepted',
-        followUps: { passed: 4, total: 4 },
-      });
+      expect(of(LOG)?.verdict, JSON.stringify(failed)).toBe('accepted');
+      const followUps = of(LOG)?.followUps;
+      expect(followUps?.total, 'the sliding log has follow-ups').toBeGreaterThan(0);
+      expect(followUps?.passed, JSON.stringify(failed)).toBe(followUps?.total);
       // The attacker is judged on what it did, as the learner's doing, never as the judge's.
       expect(of(BUCKET)?.verdict).not.toBe('unavailable');
       expect(stderr).not.toMatch(/\n\s+at /);

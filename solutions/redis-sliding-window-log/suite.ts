@@ -173,7 +173,7 @@ export default defineSuite({
       trap: 'exact-under-concurrency',
       describe: '50 servers, one request each at once, on one log of (10, 60000)',
       fixtures: clients(50),
-      hint: 'Fifty requests from fifty connections each trim and count the log before any of them adds to it. Trimming, counting and adding must be one step that nothing can come between.',
+      hint: 'Fifty API servers, each running its own copy of your module, send a request at once: only what lives in Redis is shared, and fifty connections can all trim and count the log before any adds to it. Trimming, counting and adding must be one step in Redis that nothing can come between.',
       // Nothing ages out of a minute's window during the burst: exactly 10, however slow.
       scenario: burst([10, 60_000], 50, () => [10, 10]),
     },

@@ -116,7 +116,7 @@ export default defineSuite({
       trap: 'exact-under-concurrency',
       describe: '50 servers, one request each at once, on one bucket of (10, 1)',
       fixtures: clients(50),
-      hint: 'Fifty requests from fifty connections read the same full bucket before any of them writes it back. Reading, deciding and writing must be one step that nothing can come between.',
+      hint: 'Fifty API servers, each running its own copy of your module, send a request at once: only what lives in Redis is shared, and fifty connections can all read the full bucket before any writes it back. Reading, deciding and writing must be one step in Redis that nothing can come between.',
       // A token comes back each second: a burst that took longer may admit that many more.
       scenario: burst([10, 1], 50, (ms) => [10, 10 + Math.floor(ms / 1000)]),
     },

@@ -1,11 +1,11 @@
 // Keeps every bucket in a Map at module level and asks Redis only for the time. In one process all
-// instances share the Map, so the answers come out right; behind a load balancer, each API server
-// has a Map of its own and the limit is multiplied by the number of servers. Nothing is written to
-// Redis: an allowed call leaves no key, which the statement's "the Redis key is `key` itself" forbids.
+// instances would share the Map and the answers come out right; behind a load balancer each API
+// server has a Map of its own, and the judge runs each simulated server from its own copy of the
+// module, as production does: fifty servers then let fifty requests through a bucket of ten.
 import type { RedisClient } from '../../../problems/redis-client.ts';
 import type { RateLimitResult } from '../../../problems/rate-limiter-contract.ts';
 
-export const expectation = { verdict: 'wrong-answer', trap: 'ttl-on-every-key' };
+export const expectation = { verdict: 'wrong-answer', trap: 'exact-under-concurrency' };
 
 const buckets = new Map<string, { tokens: number; last: number }>();
 
