@@ -4,7 +4,6 @@
 // CommandRedis as each command is. The first round also pays what a command pays once: loading the
 // code that starts it. The budget for a grade is 150 ms. With REDIS_URL, the rounds prepare
 // the user's server instead (a confined user, then its clean-up).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { loadProblems } from '../harness/judge/problems.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { CommandRedis } from '../harness/redis/session.ts';
 import { RedisStartError } from '../harness/redis/server.ts';
+import { watchKata } from './lib/watched-kata.ts';
 import { copyRepo } from './lib/repo-copy.ts';
 
 const ROUNDS = 20;
@@ -80,20 +80,7 @@ export async function benchRedis(out: (line: string) => void): Promise<void> {
 async function saveToVerdict(id: string, referenceFile: string, dir: string): Promise<number[]> {
   const copy = copyRepo(mkdtempSync(path.join(tmpdir(), 'window-katas-bench-redis-')));
   const stub = path.join(copy, 'problems', dir, 'solution.ts');
-  const child = spawn(process.execPath, ['scripts/launch.mjs', 'kata', id, '--watch'], {
-    cwd: copy,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let output = '';
-  let waiting: { pattern: RegExp; from: number; resolve: () => void } | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    if (waiting && waiting.pattern.test(output.slice(waiting.from))) waiting.resolve();
-  });
-  const until = (pattern: RegExp): Promise<void> =>
-    new Promise((resolve) => {
-      waiting = { pattern, from: output.length, resolve };
-    });
+  const { child, until } = watchKata(copy, id);
   try {
     await until(/Watching/);
     const reference = readFileSync(referenceFile, 'utf8');

@@ -16,7 +16,7 @@
 // A problem that requires Redis is judged on a Redis the bench starts (or REDIS_URL), one for the
 // whole run, as grade does; without Redis it is skipped, with a line saying why.
 // It only reads the repo: what it writes goes to a temporary copy and to node_modules/.cache.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
@@ -42,6 +42,7 @@ import { CommandRedis, redisStartLine, type JudgeRedisOptions } from '../harness
 import { makeStyle } from '../harness/terminal/style.ts';
 import { loadMain, WORKER_FLAG } from './bench-load.ts';
 import { parse, runCommand, shownArg, UsageError, type IO } from './lib/cli.ts';
+import { watchKata } from './lib/watched-kata.ts';
 import { copyRepo } from './lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;
@@ -274,20 +275,7 @@ async function benchWatch(): Promise<void> {
   const copy = copyRepo(mkdtempSync(path.join(tmpdir(), 'window-katas-bench-')));
   const problem = loadProblems()[0] as Problem;
   const stub = path.join(copy, 'problems', problem.dir, 'solution.ts');
-  const child = spawn(process.execPath, ['scripts/launch.mjs', 'kata', problem.id, '--watch'], {
-    cwd: copy,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let output = '';
-  let waiting: { pattern: RegExp; from: number; resolve: () => void } | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    if (waiting && waiting.pattern.test(output.slice(waiting.from))) waiting.resolve();
-  });
-  const until = (pattern: RegExp): Promise<void> =>
-    new Promise((resolve) => {
-      waiting = { pattern, from: output.length, resolve };
-    });
+  const { child, until } = watchKata(copy, problem.id);
   await until(/Watching/);
   const { readFileSync } = await import('node:fs');
   const sources = [

@@ -30,11 +30,15 @@ export interface AclSender {
  * script cache every client shares (SCRIPT FLUSH/KILL), functions, pub/sub, the names of other keys
  * (SCAN, RANDOMKEY). Keys: the prefix only.
  */
-export function aclRules(keyPrefix: string, password: string, database: number): string[] {
+/** The prefix becomes a glob pattern (`~prefix*`): it must hold no glob or space character. */
+function checkPlainPrefix(keyPrefix: string): void {
   if (!/^[\w:.-]+$/.test(keyPrefix)) {
-    // The prefix becomes a glob pattern: it must hold no glob or space character.
     throw new Error(`a key prefix for an ACL pattern must be plain: ${JSON.stringify(keyPrefix)}`);
   }
+}
+
+export function aclRules(keyPrefix: string, password: string, database: number): string[] {
+  checkPlainPrefix(keyPrefix);
   return [
     'reset',
     'on',
@@ -90,9 +94,7 @@ export function checksRules(
   database: number,
   ownServer: boolean,
 ): string[] {
-  if (!/^[\w:.-]+$/.test(keyPrefix)) {
-    throw new Error(`a key prefix for an ACL pattern must be plain: ${JSON.stringify(keyPrefix)}`);
-  }
+  checkPlainPrefix(keyPrefix);
   return [
     'reset',
     'on',

@@ -216,32 +216,34 @@ class Problem {
 
   /** A case that cannot run: Redis is held by a script of the learner's that cannot be stopped. */
   private stuck(index: number): CaseResult {
+    return this.unrun(
+      index,
+      'time-limit-exceeded',
+      'not run: Redis is still busy with the script of yours that could not be stopped ' +
+        '(UNKILLABLE: see the first case it stopped)',
+    );
+  }
+
+  /** A case that got no judgement of its own, named as the suite names it. */
+  private unrun(index: number, status: CaseResult['status'], message: string): CaseResult {
     const info = this.runner.cases[index];
     return {
       name: info?.name ?? `case ${index}`,
       tier: info?.tier ?? 'core',
       trap: info?.trap ?? null,
       hint: null,
-      status: 'time-limit-exceeded',
+      status,
       ms: 0,
-      message:
-        'not run: Redis is still busy with the script of yours that could not be stopped ' +
-        '(UNKILLABLE: see the first case it stopped)',
+      message,
     };
   }
 
   /** The result of a case the judge could not judge: its Redis failed (not the learner's doing). */
   private judgeFailure(index: number, error: RedisCheckError): CaseResult {
-    const info = this.runner.cases[index];
+    const reason = error.message.split('\n')[0] ?? 'the judge’s Redis failed';
     return {
-      name: info?.name ?? `case ${index}`,
-      tier: info?.tier ?? 'core',
-      trap: info?.trap ?? null,
-      hint: null,
-      status: 'skipped',
-      ms: 0,
-      message: `not judged: the judge's Redis failed (${error.message.split('\n')[0]})`,
-      judgeFailure: error.message.split('\n')[0] ?? 'the judge’s Redis failed',
+      ...this.unrun(index, 'skipped', `not judged: the judge's Redis failed (${reason})`),
+      judgeFailure: reason,
     };
   }
 
