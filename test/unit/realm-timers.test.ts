@@ -141,7 +141,8 @@ describe('timers in a realm created with { timers: true }', () => {
     const started = performance.now();
     expect(await value(realm, 'sleep', [50])).toBe('woke');
     const took = performance.now() - started;
-    expect(took).toBeGreaterThanOrEqual(50);
+    // Node may fire a timer up to a millisecond early by performance.now(): its loop clock is whole ms.
+    expect(took).toBeGreaterThanOrEqual(49);
     expect(took).toBeLessThan(500);
     expect(await value(realm, 'withArgs')).toEqual(['x', 2]);
     // Timer bookkeeping reads no clock of the learner's.
@@ -397,7 +398,8 @@ describe('skewClock', () => {
     const started = performance.now();
     expect(await value(realm, 'sleep', [50])).toBe('woke');
     const took = performance.now() - started;
-    expect(took).toBeGreaterThanOrEqual(50);
+    // Node may fire a timer up to a millisecond early by performance.now(): its loop clock is whole ms.
+    expect(took).toBeGreaterThanOrEqual(49);
     expect(took).toBeLessThan(500);
     expect(Math.abs(now(realm, 'now') - (Date.now() - 7000))).toBeLessThan(50);
   });
