@@ -4,7 +4,7 @@
 // afresh); one problem's scripts cannot reach another problem's judgement; a script left running is
 // stopped, one that wrote by restarting the judge's own server; a failure of the judge's Redis is
 // the judge's, and is never kept.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -14,6 +14,7 @@ import { findRedisServer } from '../harness/redis/availability.ts';
 import { startRedis } from '../harness/redis/server.ts';
 import { openRedis, type RedisHome, type RedisTarget } from '../harness/redis/target.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
+import { watchKata } from '../scripts/lib/watched-kata.ts';
 import { runScript } from './helpers.ts';
 import {
   COUNTER_DIR,
@@ -172,6 +173,27 @@ describe.skipIf(!serverPath)('grading the Redis katas', () => {
       expect(failed).toContain('concurrent-burst');
     }
   });
+
+  test('kata watch mode: after a script that broke its Redis, the fixed file is Accepted without a restart (finding 4)', async () => {
+    const stub = path.join(repo, 'problems', BUCKET, 'solution.ts');
+    const kata = watchKata(repo, BUCKET);
+    const verdict = /(Accepted|Wrong Answer|Error|Exceeded)\s+\(cases/;
+    try {
+      await kata.until(/Watching/);
+      let judged = kata.until(verdict);
+      const broken = path.join(HOSTILE, 'cross-written-loop', BUCKET, 'solution.ts');
+      writeFileSync(stub, readFileSync(broken, 'utf8'));
+      await judged;
+      judged = kata.until(/Accepted\s+\(cases/);
+      writeFileSync(
+        stub,
+        readFileSync(path.join(REPO_ROOT, 'solutions', BUCKET, 'solution.ts'), 'utf8'),
+      );
+      await judged;
+    } finally {
+      kata.child.kill();
+    }
+  }, 120_000);
 
   test.each(['shadow-no-ttl', 'shadow-writes-on-denial'])(
     'state kept under keys outside the one given (%s) is refused by Redis itself (finding 3)',
