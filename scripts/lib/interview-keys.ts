@@ -10,9 +10,14 @@ export interface Keys {
   close: () => void;
 }
 
-/** Key presses from a terminal in raw mode; Ctrl-C is `q`. */
-export function terminalKeys(): Keys {
-  const stdin = process.stdin;
+/** What terminalKeys needs of a terminal's input: process.stdin, or a stand-in in a test. */
+export type KeySource = Pick<
+  NodeJS.ReadStream,
+  'setRawMode' | 'setEncoding' | 'on' | 'off' | 'resume' | 'pause'
+>;
+
+/** Key presses from a terminal in raw mode; Ctrl-C, SIGINT and SIGTERM are `q`. */
+export function terminalKeys(stdin: KeySource = process.stdin): Keys {
   const queued: (string | null)[] = [];
   const waiting: ((key: string | null) => void)[] = [];
   const push = (key: string | null): void => {
