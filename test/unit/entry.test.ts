@@ -76,6 +76,14 @@ test('scripts/kata.ts exits with the command exit code', async () => {
   expect(stderr.join('')).toMatch(/^error: Unknown problem "no-such-problem"/);
 });
 
+test('scripts/interview.ts exits with the command exit code', async () => {
+  const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+  run('no-such-interview');
+  await import('../../scripts/interview.ts');
+  expect(exit).toHaveBeenCalledWith(2);
+  expect(unwrapped(stderr.join(''))).toMatch(/^error: .*no-such-interview/);
+});
+
 test.each([
   ['hint', ['933'], 0, /Hint 1\/4/],
   ['reset', ['933'], 0, /already the stub as shipped/],
