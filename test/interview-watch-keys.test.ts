@@ -1,7 +1,8 @@
 // `npm run interview`: the watch loop's keys not walked in interview.test.ts (q quits and keeps the
 // clock, p pauses only in practice), and the refusals when resuming (an open interview no longer
 // defined, --practice too late, --restart or --json with nothing open). A fake clock, in-process.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadProgress, PROGRESS_FILE } from '../harness/learner/progress.ts';
 import { interview } from '../scripts/commands/interview.ts';
@@ -191,5 +192,34 @@ describe('resuming refuses what cannot be', () => {
     const other = await run(['rate-limiter', '--json']);
     expect(other.code).toBe(2);
     expect(other.err).toContain('no interview rate-limiter is open');
+  });
+});
+
+describe('the saved interview', () => {
+  test('one run by another live process is refused, naming that process', async () => {
+    // Process 1 is always alive.
+    saveOpen({ ...startInterview(warmUp, 'interview', START), pid: 1 });
+    const { code, err } = await run(['--once']);
+    expect(code).toBe(2);
+    expect(err).toContain('the interview warm-up is running in another terminal (process 1).');
+  });
+
+  test('one left by a process that has ended is resumed by this one', async () => {
+    // A pid beyond any the kernel hands out (pid_max is at most 2^22).
+    saveOpen({ ...startInterview(warmUp, 'interview', START), pid: 2 ** 22 + 1 });
+    t += 3 * MIN;
+    const { code, out } = await run(['--once']);
+    expect(code).toBe(1);
+    expect(out).toContain('17:00');
+    expect(readOpen(() => undefined)?.pid).toBeNull();
+  });
+
+  test('a save that cannot be made is one line, and leaves no temporary file', () => {
+    const dir = path.join(INTERVIEW_DIR, 'in-the-way');
+    mkdirSync(path.join(dir, 'inside'), { recursive: true });
+    expect(() => saveOpen(startInterview(warmUp, 'interview', START), dir)).toThrow(
+      `cannot save your interview in ${dir}: it is a folder`,
+    );
+    expect(readdirSync(INTERVIEW_DIR)).toEqual(['in-the-way']);
   });
 });
