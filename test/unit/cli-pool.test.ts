@@ -11,6 +11,7 @@ import {
   UsageError,
 } from '../../scripts/lib/cli.ts';
 import { mapConcurrent } from '../../scripts/lib/pool.ts';
+import { setWidth } from '../../harness/terminal/wrap.ts';
 import { captureIO } from '../helpers.ts';
 
 const problems = loadProblems();
@@ -52,6 +53,14 @@ describe('parse', () => {
       expect((error as Error).message).toMatch(/--dir/);
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  test('a value given to --help is refused in parseArgs words, cut to one line', () => {
+    const refused = "Option '-h, --help' does not take an argument";
+    expect(() => parse(['--help=yes'], usage({}))).toThrow(new UsageError(refused));
+    // A long value with control characters in it changes nothing: the message never echoes it.
+    const long = `--help=${'y'.repeat(300)}\u001b[2J\n`;
+    expect(() => parse([long], usage({}))).toThrow(new UsageError(refused));
   });
 });
 
@@ -113,6 +122,32 @@ describe('runCommand', () => {
 });
 
 describe('processIO', () => {
+  test('in a terminal, a progress line is cut to the width and replaced by the next line', () => {
+    const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+    const columns = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+    Object.defineProperty(process.stdout, 'columns', { value: 60, configurable: true });
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const io = processIO();
+      io.transient?.('p'.repeat(100));
+      io.out('done');
+      io.clear?.();
+      // 59 columns: a line as wide as the terminal would wrap, and could not be taken back.
+      expect(written).toEqual(['p'.repeat(59), '\r\u001b[K', 'done\n', '\u001b[H\u001b[2J']);
+    } finally {
+      if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+      else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      if (columns) Object.defineProperty(process.stdout, 'columns', columns);
+      else delete (process.stdout as { columns?: number }).columns;
+      setWidth(undefined);
+    }
+  });
+
   test('writes lines to the process streams', () => {
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
