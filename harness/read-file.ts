@@ -82,16 +82,19 @@ export function readOpened(fs: typeof import('node:fs'), file: string, maxBytes:
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) return { kind: 'not-regular', stats };
     if (stats.size > maxBytes) return { kind: 'too-big', bytes: stats.size };
-    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
+    let buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) return { kind: 'too-big', bytes: length };
+        // The file grew since it was measured: read on, never past the limit and one byte more.
+        const grown = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
       const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
-      if (length === buffer.length) {
-        if (length > maxBytes) return { kind: 'too-big', bytes: length };
-        break;
-      }
     }
     return { kind: 'bytes', data: buffer.subarray(0, length) };
   } finally {

@@ -35,6 +35,11 @@ describe('readOpened', () => {
     expect(opened).toEqual({ kind: 'too-big', bytes: 11 });
   });
 
+  test('a file that grew after its size was checked, and stays within the limit, is read whole', () => {
+    const opened = readOpened(growingFs(5, Buffer.alloc(50, 'a')), file, 100);
+    expect(opened.kind === 'bytes' && opened.data.length).toBe(50);
+  });
+
   test('a file that shrank is read as it now is', () => {
     const opened = readOpened(growingFs(8, Buffer.from('ab')), file, 10);
     expect(opened.kind === 'bytes' && opened.data.toString()).toBe('ab');
