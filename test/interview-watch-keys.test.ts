@@ -177,6 +177,8 @@ describe('resuming refuses what cannot be', () => {
     expect(out).toMatch(/warm-up +20 min · 3 questions · /);
     expect(out).toMatch(/rate-limiter +45 min · 9 questions · /);
     expect(out).toContain('Start one with: npm run interview <name>');
+    // A long title wraps rather than running past 80 columns.
+    for (const line of out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   test('--json --once with nothing open starts nothing', async () => {

@@ -106,9 +106,9 @@ function listInterviews(defs: InterviewDef[], io: IO): void {
   io.out(io.style.bold('Interviews:'));
   for (const def of defs) {
     const rungs = def.rungs.length;
-    io.out(
-      `  ${def.name.padEnd(14)} ${clock(def.budgetMs).replace(/:00$/, ' min').padStart(6)} · ${rungs} questions · ${def.title}`,
-    );
+    const line = `  ${def.name.padEnd(14)} ${clock(def.budgetMs).replace(/:00$/, ' min').padStart(6)} · ${rungs} questions · ${def.title}`;
+    // A long title continues under itself, clear of the name and the budget.
+    io.out(wrap(line, WIDTH, ' '.repeat(26)));
   }
   io.out(
     io.style.dim(
