@@ -4,7 +4,7 @@
 // afresh); one problem's scripts cannot reach another problem's judgement; a script left running is
 // stopped, one that wrote by restarting the judge's own server; a failure of the judge's Redis is
 // the judge's, and is never kept.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -15,7 +15,7 @@ import { startRedis } from '../harness/redis/server.ts';
 import { openRedis, type RedisHome, type RedisTarget } from '../harness/redis/target.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { watchKata } from '../scripts/lib/watched-kata.ts';
-import { runScript } from './helpers.ts';
+import { runScript, scratchDir } from './helpers.ts';
 import {
   COUNTER_DIR,
   repoWithRedisProblems,
@@ -212,16 +212,27 @@ describe.skipIf(!serverPath)('grading the Redis katas', () => {
     120_000,
   );
 
+  /**
+   * A --dir holding the attacking token bucket of `cross-<attack>` and, beside it, the sliding
+   * log's own reference (its imports pointed at the folder's parent, as in every --dir).
+   */
+  const besideTheLog = (attack: string): string => {
+    const dir = scratchDir(`redis-cross-${attack}`);
+    for (const [problem, source] of [
+      [BUCKET, path.join(HOSTILE, `cross-${attack}`, BUCKET, 'solution.ts')],
+      [LOG, path.join(REPO_ROOT, 'solutions', LOG, 'solution.ts')],
+    ] as const) {
+      mkdirSync(path.join(dir, problem));
+      const text = readFileSync(source, 'utf8').replaceAll('../../problems/', '../');
+      writeFileSync(path.join(dir, problem, 'solution.ts'), text);
+    }
+    return dir;
+  };
+
   test.each(['flushall', 'loop', 'pfselftest', 'written-loop'])(
     'a token bucket attacking Redis (%s) leaves the sliding log’s reference Accepted with every follow-up',
     (attack) => {
-      const { of, stderr } = grade(repo, [
-        '--dir',
-        path.join(HOSTILE, `cross-${attack}`),
-        BUCKET,
-        LOG,
-        '--fresh',
-      ]);
+      const { of, stderr } = grade(repo, ['--dir', besideTheLog(attack), BUCKET, LOG, '--fresh']);
       const failed = of(LOG)?.cases.filter((c) => c.status !== 'passed');
       expect(of(LOG)?.verdict, JSON.stringify(failed)).toBe('accepted');
       const followUps = of(LOG)?.followUps;
