@@ -1,6 +1,6 @@
 // `npm run interview`: a whole interview driven with a fake clock and scripted saves (the learner's
 // file replaced by known-wrong and reference solutions), the clock surviving a kill -9, time up, the
-// score's rule, and bad input. The README's transcript is rendered here.
+// score's rule, and bad input. The transcript in interviews/README.md is rendered here.
 import { spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -78,7 +78,7 @@ const save = (id: string, source: string): void =>
   copyFileSync(source, path.join(INTERVIEW_DIR, 'warm-up', `${id}.ts`));
 const ask = (def: InterviewDef, i: number): string => def.rungs[i]?.ask.slice(0, 40) as string;
 
-/** The README's transcript: the state folder shown where a learner has it. */
+/** The transcript in interviews/README.md: the state folder shown where a learner has it. */
 const asLearner = (text: string): string => text.split(STATE_DIR).join('.kata');
 
 test('warm-up, walked: each question only after the one before passes its gate', async () => {
@@ -132,8 +132,8 @@ test('warm-up, walked: each question only after the one before passes its gate',
   expect(record?.rungs[0]?.traps).toContain('inclusive-boundary');
   expect(existsSync(OPEN_FILE)).toBe(false);
 
-  // The README shows the first screen and this scorecard as they are.
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  // interviews/README.md shows the first screen and this scorecard as they are.
+  const readme = readFileSync(path.join(REPO_ROOT, 'interviews', 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/<!-- interview:(\w+) -->\n+```text\n([\s\S]*?)```/g)];
   const shown = Object.fromEntries(blocks.map((m) => [m[1], (m[2] as string).trimEnd()]));
   expect(asLearner(first.out)).toContain(shown.start);
@@ -193,7 +193,7 @@ test('resuming after kill -9 keeps the deadline', async () => {
   expect(resumed.rungs[0]?.status).toBe('current');
 });
 
-describe('the score follows the README rule', () => {
+describe('the score follows the rule interviews/README.md states', () => {
   const rungs = (statuses: string[], hints: number[] = [], gaveAway: boolean[] = []) =>
     statuses.map((status, i) => ({
       status: status as 'passed',

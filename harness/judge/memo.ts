@@ -1,8 +1,9 @@
 // Verdicts remembered by everything that decides them, so that `npm run grade` judges again only
 // what changed since the last grade: the learner's code, the problem's suite, reference and known
 // mistakes, the judge, or Node. Verdicts do not depend on the machine's load (time limits count CPU
-// time with ten times the reference's worst; see README "Margins"), so a remembered one is the one a
-// new judgement would give. Kept beside the compiled bundles, each checked against its hash.
+// time with ten times the reference's worst; see CONTRIBUTING.md "Speed"), so a remembered one is
+// the one a new judgement would give. Kept beside the compiled bundles, each checked against its
+// hash.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';

@@ -53,8 +53,8 @@ export const SCORE_LABEL: Record<number, string> = {
 };
 
 /**
- * What a rung earns (the rule the README states): 1 passed without hints, ½ passed with hints, 0
- * otherwise. A rung passed after the last hint earns 0: that hint is nearly the answer.
+ * What a rung earns (the rule interviews/README.md states): 1 passed without hints, ½ passed with
+ * hints, 0 otherwise. A rung passed after the last hint earns 0: that hint is nearly the answer.
  */
 export function rungPoints(rung: Pick<RungRecord, 'status' | 'hints' | 'gaveAway'>): number {
   if (rung.status !== 'passed' || rung.gaveAway) return 0;

@@ -64,7 +64,7 @@ const CHECKS = 'judge-checks';
 /**
  * The configuration of a judgement's own server: nobody logs in as the default user; learner code's
  * user and the checks user are made by the server itself (no connection of the parent's is needed,
- * so a grade pays no client start); a memory limit and a short script limit (see README).
+ * so a grade pays no client start); a memory limit and a short script limit (see CONTRIBUTING.md).
  */
 export function ownServerConfig(keyPrefix: string, learner: string, checks: string): string[] {
   return [

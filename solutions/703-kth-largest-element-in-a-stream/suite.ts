@@ -160,7 +160,7 @@ export default defineSuite({
       },
       describe: `KthLargest(${SCALE_K}, a permutation of 0 .. ${SCALE_K - 1}), then ${SCALE_ADDS} adds: seven in eight are new highs ${SCALE_K}, ${SCALE_K + 2}, …, the eighth a new low -1, -2, …`,
       // The reference ~350 ms and LeetCode's MinPriorityQueue of records ~930 ms, the sorted array
-      // ~8 s (a loaded machine): see the margins in the README.
+      // ~8 s (a loaded machine): see the margins in CONTRIBUTING.md.
       timeLimitMs: 2500,
       generate(emit) {
         const nums: number[] = [];

@@ -1,6 +1,6 @@
 // `npm run mutate`: the mutants it makes (Stryker's and the project's own), the list of equivalent
 // mutants, and the command itself on a handful of mutants (never a full mutation run: that takes
-// minutes, see the README).
+// minutes, see CONTRIBUTING.md).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { transform } from 'esbuild';

@@ -1,7 +1,7 @@
 // npm takes the options placed before `--` for itself: `npm run kata 933 --once` runs kata with no
-// --once at all. Every `npm run …` command the project shows (in README.md, in the tools' messages,
-// in --help, in what problems/ and solutions/ give the learner to read) must put its options after
-// `--`, and name a script that package.json has.
+// --once at all. Every `npm run …` command the project shows (in README.md and the documents it links
+// to, in the tools' messages, in --help, in what problems/ and solutions/ give the learner to read)
+// must put its options after `--`, and name a script that package.json has.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -85,18 +85,27 @@ const scripts = Object.keys(
     }
   ).scripts,
 );
-const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-
 /** Where each command was found, for a failure that says where to look. */
 interface Shown {
   where: string;
   command: string;
 }
 
-const inReadme: Shown[] = npmRunCommands(readme).map((command) => ({
-  where: 'README.md',
-  command,
-}));
+/** The commands a document of the project shows. */
+const inDocument = (file: string): Shown[] =>
+  npmRunCommands(readFileSync(path.join(REPO_ROOT, file), 'utf8')).map((command) => ({
+    where: file,
+    command,
+  }));
+
+/** The learner's README, and the documents it sends a learner or a maintainer to. */
+const inReadme = inDocument('README.md');
+const inLinked = ['CONTRIBUTING.md', 'interviews/README.md'].flatMap(inDocument);
+
+/** The scripts only whoever works on the project runs: documented in CONTRIBUTING.md. */
+const MAINTAINERS = ['new-problem', 'bench', 'mutate'];
+/** The scripts npm or the project's own tooling runs: no document needs to name them. */
+const TOOLING = ['test', 'lint', 'format', 'typecheck', 'postinstall'];
 
 /** The tools' own messages: every string literal in scripts/ and harness/. */
 const inTools: Shown[] = [path.join(REPO_ROOT, 'scripts'), path.join(REPO_ROOT, 'harness')]
@@ -203,10 +212,21 @@ describe('every npm run command shown puts its options after --', () => {
     expect(unknownScripts(inReadme)).toEqual([]);
     // Every command a learner can run is in the README (npm runs postinstall itself).
     const named = new Set(inReadme.map((s) => scriptOf(s.command)));
-    for (const script of scripts.filter(
-      (s) => !['test', 'lint', 'format', 'typecheck', 'postinstall'].includes(s),
-    ))
+    for (const script of scripts.filter((s) => ![...TOOLING, ...MAINTAINERS].includes(s)))
       expect(named, script).toContain(script);
+  });
+
+  test('in CONTRIBUTING.md and interviews/README.md, each naming a script of package.json', () => {
+    expect(inLinked.map((s) => s.where)).toEqual(
+      expect.arrayContaining(['CONTRIBUTING.md', 'interviews/README.md']),
+    );
+    expect(misplaced(inLinked)).toEqual([]);
+    expect(unknownScripts(inLinked)).toEqual([]);
+    // Every command a maintainer runs is in CONTRIBUTING.md.
+    const named = new Set(
+      inLinked.filter((s) => s.where === 'CONTRIBUTING.md').map((s) => scriptOf(s.command)),
+    );
+    for (const script of MAINTAINERS) expect(named, script).toContain(script);
   });
 
   test("in the tools' own messages (scripts/ and harness/)", () => {
