@@ -1,5 +1,6 @@
 // `npm run grade [problem...] [--dir DIR] [--json] [--reveal]`: judges every problem (or those named)
-// and prints a table and a summary; records progress unless grading solutions kept elsewhere.
+// and prints a table and a summary (or, with --json, the document grade-json.ts declares); records
+// progress unless grading solutions kept elsewhere.
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import { escapeControl } from '../../harness/terminal/escape.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
+import { gradedJson, gradeJson, unjudgedJson } from '../lib/grade-json.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
 function tableRow(cells: string[], widths: number[]): string {
@@ -91,45 +93,13 @@ function table(rows: Row[], io: IO, hinted: Set<string>): string[] {
 }
 
 function toJson(rows: Row[]): string {
-  return JSON.stringify({
-    problems: rows.map((row) => ('unmet' in row ? unjudgedJson(row) : gradedJson(row))),
-  });
-}
-
-/** The same keys as a judged problem's, nothing in them judged, and the line kata would print. */
-function unjudgedJson({ problem, unmet }: Unjudged) {
-  return {
-    id: problem.id,
-    dir: problem.dir,
-    title: problem.title,
-    verdict: 'unavailable',
-    message: unmet.message,
-    reused: false,
-    followUps: { passed: 0, total: 0 },
-    diagnosis: { traps: [] },
-    cases: [],
-  };
-}
-
-function gradedJson({ problem, report }: Graded) {
-  return {
-    id: problem.id,
-    dir: problem.dir,
-    title: problem.title,
-    verdict: report.verdict,
-    reused: report.reused === true,
-    followUps: report.followUps,
-    // The traps the report leads with, root causes first (empty when nothing failed).
-    diagnosis: { traps: report.diagnosis?.traps ?? [] },
-    cases: report.cases.map((c) => ({
-      name: c.name,
-      tier: c.tier,
-      trap: c.trap,
-      status: c.status,
-      ms: c.ms,
-      message: c.status === 'passed' ? null : (c.message ?? null),
-    })),
-  };
+  return JSON.stringify(
+    gradeJson(
+      rows.map((row) =>
+        'unmet' in row ? unjudgedJson(row.problem, row.unmet) : gradedJson(row.problem, row.report),
+      ),
+    ),
+  );
 }
 
 export async function grade(argv: string[], io: IO): Promise<number> {
