@@ -128,6 +128,23 @@ describe("README's ladder", () => {
   });
 });
 
+describe("a problem's title, difficulty and idea, written once in problem.json", () => {
+  // The statement repeats them in its first lines (what `kata` prints first); the README's ladder
+  // repeats the idea (the test above). All three must say the same.
+  test.each(problems.map((p) => [p.dir, p] as const))(
+    '%s: the statement opens with them',
+    (_dir, p) => {
+      const head = readFileSync(p.statementFile, 'utf8').split('\n').slice(0, 4);
+      expect(head).toEqual([
+        `# ${p.id} · ${p.title}`,
+        '',
+        `**${p.difficulty}** · the idea: ${p.idea}`,
+        '',
+      ]);
+    },
+  );
+});
+
 describe('findProblem', () => {
   test.each([
     '933',
