@@ -1,17 +1,18 @@
 // A problem made by `npm run new-problem` cannot pass CI half-made: every template leaves the marker
-// TODO(new-problem), which this file forbids anywhere under problems/ or solutions/, and the per-problem
-// tests (test/problem-checks.ts) fail on the placeholders. Yet the skeleton typechecks, lints and is
-// formatted, so those failing tests are the whole to-do list; and once its files are really written,
-// everything passes.
+// TODO(new-problem), which this file forbids anywhere under problems/, solutions/ or test/design/,
+// and the per-problem tests (test/problem-checks.ts, a limiter's design test) fail on the
+// placeholders. Yet the skeleton typechecks, lints and is formatted, so those failing tests are the
+// whole to-do list; and once its files are really written, `npm run check-problem` passes.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../harness/paths.ts';
 import {
+  DESIGN_TEST_TEMPLATE,
   FILES,
   fill,
-  LIMITER_SUITE_TEMPLATE,
+  LIMITER_TEMPLATES,
   MARKER,
   TEMPLATES_DIR,
 } from '../scripts/commands/new-problem.ts';
@@ -27,8 +28,10 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('unfinished problems', () => {
-  test(`no file under problems/ or solutions/ holds ${MARKER}`, () => {
-    const unfinished = [...filesUnder(PROBLEMS_DIR), ...filesUnder(SOLUTIONS_DIR)]
+  test(`no file under problems/, solutions/ or test/design/ holds ${MARKER}`, () => {
+    const designTests = path.join(REPO_ROOT, 'test', 'design');
+    const unfinished = [PROBLEMS_DIR, SOLUTIONS_DIR, designTests]
+      .flatMap(filesUnder)
       .filter((file) => readFileSync(file, 'utf8').includes(MARKER))
       .map((file) => path.relative(REPO_ROOT, file));
     expect(unfinished, `still to write (search for ${MARKER})`).toEqual([]);
@@ -39,7 +42,11 @@ describe('the templates', () => {
   const templates = readdirSync(TEMPLATES_DIR);
 
   test('are exactly the ones new-problem uses, and each holds the marker', () => {
-    const used = [...FILES.map(([, , template]) => template), LIMITER_SUITE_TEMPLATE];
+    const used = [
+      ...FILES.map(([, , template]) => template),
+      ...Object.values(LIMITER_TEMPLATES),
+      DESIGN_TEST_TEMPLATE,
+    ];
     expect([...new Set(used)].sort()).toEqual([...templates].sort());
     for (const template of templates) {
       expect(template).toMatch(/\.tmpl$/);
@@ -63,6 +70,7 @@ const NEW_LIMITER = '9331-another-window-limiter';
 /** What the copy needs beyond the sources to lint, typecheck and test itself. */
 const CHECKS = [
   'test',
+  'README.md',
   'eslint.config.js',
   'vitest.config.ts',
   '.prettierrc.json',
@@ -104,6 +112,23 @@ function problemTests(repo: string): Record<string, string> {
   );
 }
 
+/**
+ * What an author writes beside the borrowed files: the problem's place last in the ladder, its
+ * statement's head with its own id, and its row in the README's ladder.
+ */
+function writeUp(repo: string): void {
+  const metaFile = path.join(repo, 'solutions', NEW, 'problem.json');
+  const meta = { ...(JSON.parse(readFileSync(metaFile, 'utf8')) as { idea: string }), order: 100 };
+  writeFileSync(metaFile, JSON.stringify(meta));
+  const statement = path.join(repo, 'problems', NEW, 'README.md');
+  writeFileSync(statement, readFileSync(statement, 'utf8').replace(/^# 933 /, '# 9330 '));
+  const readme = path.join(repo, 'README.md');
+  const rows = readFileSync(readme, 'utf8').split('\n');
+  const last = rows.findLastIndex((line) => /^\| \d+ /.test(line));
+  rows.splice(last + 1, 0, `| 100 | ${NEW} | ${meta.idea} |`);
+  writeFileSync(readme, rows.join('\n'));
+}
+
 describe('npm run new-problem', () => {
   test('makes a skeleton that typechecks and lints, and whose tests fail until it is written', () => {
     const repo = copyRepo(scratchDir('new-problem'), CHECKS);
@@ -134,12 +159,20 @@ describe('npm run new-problem', () => {
         'utf8',
       );
       expect(limiterSuite).toContain("from '../../harness/limiter-script.ts'");
-      const folders = [NEW, NEW_LIMITER].flatMap((dir) => [
-        path.join('problems', dir),
-        path.join('solutions', dir),
-      ]);
-      const created = folders.flatMap((f) => filesUnder(path.join(repo, f)));
-      expect(created).toHaveLength(2 * FILES.length);
+      const designTest = path.join('test', 'design', `${NEW_LIMITER}.test.ts`);
+      const folders = [
+        ...[NEW, NEW_LIMITER].flatMap((dir) => [
+          path.join('problems', dir),
+          path.join('solutions', dir),
+        ]),
+        designTest,
+      ];
+      const created = folders.flatMap((f) =>
+        f === designTest ? [path.join(repo, f)] : filesUnder(path.join(repo, f)),
+      );
+      // Every file of FILES for each, and the limiter's design test.
+      expect(created).toHaveLength(2 * FILES.length + 1);
+      expect(created).toContain(path.join(repo, 'solutions', NEW, 'equivalent-mutants.json'));
 
       // Only the new files are judged here: the rest of the repository is checked by CI as it is.
       // So the program is the new folders (with what they import) and the declarations beside the
@@ -173,8 +206,24 @@ describe('npm run new-problem', () => {
         [`${NEW} every hidden case names its trap and carries a hint`]: 'passed',
         [`${NEW} keeps known-wrong implementations`]: 'passed',
         [`${NEW} wrong/todo-bug.ts is caught by the trap it embodies`]: 'failed',
-        [`unfinished problems no file under problems/ or solutions/ holds ${MARKER}`]: 'failed',
+        [`unfinished problems no file under problems/, solutions/ or test/design/ holds ${MARKER}`]:
+          'failed',
       });
+      // The limiter's proofs fail too, its design test first among them, until it is written.
+      const limiterChecked = run(repo, 'npm', [
+        'run',
+        '--silent',
+        'check-problem',
+        '--',
+        NEW_LIMITER,
+      ]);
+      expect(limiterChecked.code, limiterChecked.output).toBe(1);
+      // Lines wrapped at 80 columns, read as one.
+      const limiterSaid = limiterChecked.output.replace(/\n +/g, ' ');
+      expect(limiterSaid).toContain(designTest);
+      expect(limiterSaid).toMatch(/✗ [^\n]* every answer on random sequences is the model’s/);
+      expect(limiterSaid).toMatch(/✓ the untouched stub is not started/);
+      expect(limiterSaid).toMatch(/✗ no TODO\(new-problem\) left in its files/);
 
       // Written for real (here: borrowed from 933, whose class has the same name), all is well.
       const model = '933-number-of-recent-calls';
@@ -182,6 +231,7 @@ describe('npm run new-problem', () => {
       for (const root of ['problems', 'solutions']) {
         rmSync(path.join(repo, root, NEW_LIMITER), { recursive: true });
       }
+      rmSync(path.join(repo, designTest));
       for (const root of ['problems', 'solutions']) {
         for (const file of filesUnder(path.join(REPO_ROOT, root, model))) {
           const relative = path.relative(path.join(REPO_ROOT, root, model), file);
@@ -189,9 +239,12 @@ describe('npm run new-problem', () => {
           cpSync(file, path.join(repo, root, NEW, relative), { recursive: true });
         }
       }
-      const after = problemTests(repo);
-      expect(Object.keys(after)).toHaveLength(7);
-      expect(Object.entries(after).filter(([, status]) => status !== 'passed')).toEqual([]);
+      writeUp(repo);
+      // Its proofs, every one of them, as the command an author runs gives them.
+      const proven = run(repo, 'npm', ['run', '--silent', 'check-problem', '--', NEW]);
+      expect(proven.code, proven.output).toBe(0);
+      expect(proven.output).toMatch(/\n(\d+)\/\1 checks passed · mutation not run/);
+      expect(proven.output).not.toContain('✗');
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }

@@ -1,9 +1,12 @@
 // `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`: the
-// skeleton of a new problem, made from scripts/templates/ (a rate limiter's suite starts from the
-// limiters' shared call builder). Every file it writes holds the marker TODO(new-problem), and
-// the project's tests fail while any is left (test/templates.test.ts), as they do on the placeholder
-// reference, suite and known-wrong implementation: a half-made problem can never pass CI. The files
-// do typecheck and lint, so that the failing tests are the only thing left to fix.
+// skeleton of a new problem, made from scripts/templates/: every file a problem needs, its list of
+// equivalent mutants included. A rate limiter (`--limiter`) gets the contract's class shape, a suite
+// that starts from the limiters' shared call builder, and the design test every limiter kata has
+// (test/design/<dir>.test.ts: the reference against the contract by brute force). Every file it
+// writes holds the marker TODO(new-problem), and the project's tests fail while any is left
+// (test/templates.test.ts), as they do on the placeholder reference, suite and known-wrong
+// implementation: a half-made problem can never pass CI. The files do typecheck and lint, so that
+// the failing tests are the only thing left to fix.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
@@ -32,14 +35,27 @@ export const FILES: [root: 'problems' | 'solutions', file: string, template: str
   ['solutions', 'quiz.json', 'quiz.json.tmpl'],
   ['solutions', 'explanation.md', 'explanation.md.tmpl'],
   ['solutions', path.join('wrong', 'todo-bug.ts'), 'wrong.ts.tmpl'],
+  ['solutions', 'equivalent-mutants.json', 'equivalent-mutants.json.tmpl'],
 ];
 
-/** The suite's template for a rate limiter on an injected clock (`--limiter`). */
-export const LIMITER_SUITE_TEMPLATE = 'limiter-suite.ts.tmpl';
+/**
+ * A rate limiter on an injected clock (`--limiter`) has templates of its own for these files (by
+ * root and file, as FILES names them): the contract's class shape, and a suite on the call builder.
+ */
+export const LIMITER_TEMPLATES: Record<string, string> = {
+  'problems/solution.ts': 'limiter-stub.ts.tmpl',
+  'solutions/solution.ts': 'limiter-reference.ts.tmpl',
+  'solutions/stub.ts': 'limiter-stub.ts.tmpl',
+  'solutions/suite.ts': 'limiter-suite.ts.tmpl',
+  [`solutions/${path.join('wrong', 'todo-bug.ts')}`]: 'limiter-wrong.ts.tmpl',
+};
 
-/** The template a file is made from: a limiter's suite has its own. */
-export function templateFor(file: string, template: string, limiter: boolean): string {
-  return limiter && file === 'suite.ts' ? LIMITER_SUITE_TEMPLATE : template;
+/** A limiter's design test, test/design/<dir>.test.ts: its reference against the contract. */
+export const DESIGN_TEST_TEMPLATE = 'limiter-design.test.ts.tmpl';
+
+/** The template a file is made from: a limiter's own where it has one. */
+export function templateFor(root: string, file: string, template: string, limiter: boolean) {
+  return (limiter && LIMITER_TEMPLATES[`${root}/${file}`]) || template;
 }
 
 /** Fills `{{NAME}}` placeholders; values going into JSON are escaped as JSON strings. */
@@ -63,9 +79,24 @@ export function titleFrom(dir: string): string {
 export interface Roots {
   problems: string;
   solutions: string;
+  /** Where the design tests go (`design/<dir>.test.ts`); by default test/ beside solutions/. */
+  tests?: string;
 }
 
-function validate(dir: string | undefined, className: string | undefined, roots: Roots): void {
+/** Where a limiter's design test goes. */
+export const designTestFile = (roots: Roots, dir: string): string =>
+  path.join(
+    roots.tests ?? path.join(path.dirname(roots.solutions), 'test'),
+    'design',
+    `${dir}.test.ts`,
+  );
+
+function validate(
+  dir: string | undefined,
+  className: string | undefined,
+  roots: Roots,
+  limiter: boolean,
+): void {
   const usage = 'npm run new-problem -- <dir> --class <ClassName>';
   if (dir === undefined) throw new UsageError(`name the new problem's folder: ${usage}`);
   if (!DIR_PATTERN.test(dir)) {
@@ -79,10 +110,13 @@ function validate(dir: string | undefined, className: string | undefined, roots:
       `"${shownArg(className)}" is not a class name in PascalCase, like SlidingWindowLog`,
     );
   }
-  for (const root of [roots.problems, roots.solutions]) {
-    const folder = path.join(root, dir);
-    if (existsSync(folder)) {
-      throw new UsageError(`${path.relative(process.cwd(), folder)} already exists`);
+  for (const target of [
+    path.join(roots.problems, dir),
+    path.join(roots.solutions, dir),
+    ...(limiter ? [designTestFile(roots, dir)] : []),
+  ]) {
+    if (existsSync(target)) {
+      throw new UsageError(`${path.relative(process.cwd(), target)} already exists`);
     }
   }
 }
@@ -113,14 +147,15 @@ export async function newProblem(
       },
       limiter: {
         type: 'boolean',
-        help: "a rate limiter: the suite starts from the limiters' call builder",
+        help: "a rate limiter: the contract's class, the limiters' call builder, a design test",
       },
     },
     notes: ['<dir> is the folder name in kebab case; a leading number becomes the id.'],
     example: 'npm run new-problem -- 1234-sliding-window-log --class SlidingWindowLog',
   });
   const dir = positionals[0];
-  validate(dir, values.class, roots);
+  const limiter = values.limiter === true;
+  validate(dir, values.class, roots, limiter);
   const difficulty = values.difficulty as Difficulty;
   if (!DIFFICULTIES.includes(difficulty)) {
     throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
@@ -141,11 +176,15 @@ export async function newProblem(
   const shown = (file: string): string => path.relative(process.cwd(), file);
   const created: string[] = [];
   let target = '';
+  const made: [target: string, template: string][] = FILES.map(([root, file, template]) => [
+    path.join(roots[root], name, file),
+    templateFor(root, file, template, limiter),
+  ]);
+  if (limiter) made.push([designTestFile(roots, name), DESIGN_TEST_TEMPLATE]);
   try {
-    for (const [root, file, template] of FILES) {
-      target = path.join(roots[root], name, file);
-      const source = templateFor(file, template, values.limiter === true);
-      const text = readFileSync(path.join(TEMPLATES_DIR, source), 'utf8');
+    for (const [file, template] of made) {
+      target = file;
+      const text = readFileSync(path.join(TEMPLATES_DIR, template), 'utf8');
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, fill(text, placeholders, file.endsWith('.json')), { flag: 'wx' });
       created.push(target);
@@ -154,6 +193,9 @@ export async function newProblem(
     // Half a skeleton would only confuse: take back what was made.
     for (const root of [roots.problems, roots.solutions]) {
       rmSync(path.join(root, name), { recursive: true, force: true });
+    }
+    if (limiter && created.includes(designTestFile(roots, name))) {
+      rmSync(designTestFile(roots, name), { force: true });
     }
     const reason = (error as Error).message.split('\n')[0];
     throw new UsageError(`could not make ${shown(target)} (${reason}), so nothing was kept`);
@@ -168,16 +210,24 @@ export async function newProblem(
   const problemDir = shown(path.join(roots.problems, name));
   const solutionDir = shown(path.join(roots.solutions, name));
   const steps = [
-    `${problemDir}/README.md: the statement in your own words, with its examples in text blocks.`,
+    `${problemDir}/README.md: the statement in your own words, with its examples in text blocks; ` +
+      "it opens with problem.json's title, difficulty and idea, and the README's ladder gets a row.",
     `${solutionDir}/solution.ts: the reference, commented with its idea and cost.`,
     `${solutionDir}/suite.ts: examples equal to the statement's, then core, follow-up and ` +
       'property cases, each naming its trap and carrying a hint.',
     `${solutionDir}/wrong/: a known-wrong implementation for every trap (rename todo-bug.ts ` +
       'after its bug).',
+    ...(limiter
+      ? [
+          `${shown(designTestFile(roots, name))}: the algorithm as its definition reads, which ` +
+            'the reference and the suite are checked against by brute force.',
+        ]
+      : []),
     `The stub (the same in ${problemDir}/solution.ts and ${solutionDir}/stub.ts), problem.json, ` +
       'hints.json, quiz.json and explanation.md.',
-    `npm test: it fails while any ${MARKER} is left, and until the reference, the suite and the ` +
-      'known-wrong implementations agree.',
+    `npm run check-problem -- ${name}: it fails while any ${MARKER} is left, and until the ` +
+      'reference, the suite and the known-wrong implementations agree; with -- --mutate, the ' +
+      'mutants no case kills, for equivalent-mutants.json.',
   ];
   io.out(`\n${io.style.bold('Next steps')} (each ${MARKER} marks something to write):`);
   steps.forEach((step, i) => io.out(wrap(`  ${i + 1}. ${step}`, WIDTH, '     ')));

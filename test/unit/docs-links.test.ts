@@ -18,13 +18,13 @@ export function anchorOf(heading: string): string {
 
 /** The anchors of a Markdown file's headings (outside code blocks). */
 function anchors(file: string): Set<string> {
-  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
   return new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => anchorOf(m[1] as string)));
 }
 
 /** Every relative link of a Markdown file: its target file and anchor. */
 function links(file: string): { target: string; anchor: string | undefined }[] {
-  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((m) => m[1] as string)
     .filter((href) => !/^[a-z]+:/.test(href))

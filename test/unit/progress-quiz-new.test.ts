@@ -658,8 +658,32 @@ describe('new-problem', () => {
       FILES.map(([root, file]) => `  ${path.join(root, dir, file)}`),
     );
     expect(text(io.stdout)).toContain(`Next steps (each ${MARKER} marks something to write):`);
-    expect(text(io.stdout)).toMatch(/ {2}6\. npm test: it fails while any/);
+    expect(text(io.stdout)).toMatch(/ {2}6\. npm run check-problem -- 1234-sliding-window-log: it/);
     expectNarrow(io.stdout);
+  });
+
+  test("--limiter: the contract's class shape, the call builder, and a design test beside", async () => {
+    const dir = 'another-window-limiter';
+    const { code, io } = await make([dir, '--class', 'AnotherLimiter', '--limiter']);
+    expect(code).toBe(0);
+    const design = path.join(path.dirname(roots.solutions), 'test', 'design', `${dir}.test.ts`);
+    expect(readFileSync(design, 'utf8')).toContain(
+      "import { AnotherLimiter } from '../../solutions/another-window-limiter/solution.ts';",
+    );
+    const stub = readFileSync(path.join(roots.problems, dir, 'solution.ts'), 'utf8');
+    expect(stub).toContain('export class AnotherLimiter implements RateLimiter {');
+    expect(readFileSync(path.join(roots.solutions, dir, 'stub.ts'), 'utf8')).toBe(stub);
+    expect(readFileSync(path.join(roots.solutions, dir, 'suite.ts'), 'utf8')).toContain(
+      'limiter-script.ts',
+    );
+    expect(text(io.stdout)).toContain(path.join('test', 'design', `${dir}.test.ts`));
+    // Made once: a second time, the design test is in the way, and nothing is made.
+    rmSync(path.join(roots.problems, dir), { recursive: true });
+    rmSync(path.join(roots.solutions, dir), { recursive: true });
+    const again = await make([dir, '--class', 'AnotherLimiter', '--limiter']);
+    expect(again.code).toBe(2);
+    expect(text(again.io.stderr)).toMatch(/another-window-limiter\.test\.ts already exists/);
+    expect(existsSync(path.join(roots.problems, dir))).toBe(false);
   });
 
   test('--title and --difficulty; a title with quotes stays valid JSON; an empty ladder starts at 1', async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../harness/paths.ts';
+import { checkProblem } from '../../scripts/commands/check-problem.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { hint } from '../../scripts/commands/hint.ts';
 import { interview } from '../../scripts/commands/interview.ts';
@@ -103,7 +104,7 @@ const inReadme = inDocument('README.md');
 const inLinked = ['CONTRIBUTING.md', 'interviews/README.md'].flatMap(inDocument);
 
 /** The scripts only whoever works on the project runs: documented in CONTRIBUTING.md. */
-const MAINTAINERS = ['new-problem', 'bench', 'mutate'];
+const MAINTAINERS = ['new-problem', 'check-problem', 'bench', 'mutate'];
 /** The scripts npm or the project's own tooling runs: no document needs to name them. */
 const TOOLING = ['test', 'lint', 'format', 'typecheck', 'postinstall'];
 
@@ -140,6 +141,7 @@ const COMMANDS: [string, Command][] = [
   ['progress', progress],
   ['quiz', (argv, io) => quiz(argv, io, [])],
   ['new-problem', newProblem],
+  ['check-problem', checkProblem],
   ['interview', (argv, io) => interview(argv, io, { input: [] })],
 ];
 

@@ -3,6 +3,7 @@
 // call, so that no command can forget any of it. Run in-process: help and usage errors come before a
 // command reads or writes anything.
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { checkProblem } from '../../scripts/commands/check-problem.ts';
 import { grade } from '../../scripts/commands/grade.ts';
 import { hint } from '../../scripts/commands/hint.ts';
 import { kata } from '../../scripts/commands/kata.ts';
@@ -44,6 +45,7 @@ const COMMANDS: [name: string, command: Command, options: string[], takes: strin
     ['--class', '--title', '--difficulty', '--limiter', '--help'],
     '<dir> only',
   ],
+  ['check-problem', checkProblem, ['--mutate', '--help'], '<problem> only'],
 ];
 
 async function run(command: Command, argv: string[]) {
