@@ -151,7 +151,7 @@ export const formatCase = (c: GradedCase): string =>
 export interface Solution {
   problem: Problem;
   file: string;
-  /** `solution.ts` for the reference, else `wrong/<file>`. */
+  /** `solution.ts` for the reference, else `mistakes/<file>`. */
   label: string;
   expected: Expected;
 }
@@ -208,11 +208,11 @@ async function solutionsOf(problems: Problem[]): Promise<Solution[]> {
       label: 'solution.ts',
       expected: { verdict: 'accepted', trap: null },
     });
-    for (const name of readdirSync(problem.wrongDir)
+    for (const name of readdirSync(problem.mistakesDir)
       .filter((f) => f.endsWith('.ts'))
       .sort()) {
-      const file = path.join(problem.wrongDir, name);
-      all.push({ problem, file, label: `wrong/${name}`, expected: await readExpectation(file) });
+      const file = path.join(problem.mistakesDir, name);
+      all.push({ problem, file, label: `mistakes/${name}`, expected: await readExpectation(file) });
     }
   }
   return all;
@@ -462,8 +462,8 @@ async function benchLoad(options: LoadOptions, chosen: Problem[]): Promise<numbe
       chosen.map((problem) => {
         const unmet = skipped.find((s) => s.problem === problem)?.unmet;
         if (unmet) {
-          const files = existsSync(problem.wrongDir)
-            ? readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts')).length
+          const files = existsSync(problem.mistakesDir)
+            ? readdirSync(problem.mistakesDir).filter((f) => f.endsWith('.ts')).length
             : 0;
           return {
             problem: problem.dir,

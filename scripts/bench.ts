@@ -102,10 +102,10 @@ async function listCases(problem: Problem, redisOptions: JudgeRedisOptions): Pro
 }
 
 async function wrongFor(problem: Problem, trap: string | null): Promise<string[]> {
-  const files = readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts'));
+  const files = readdirSync(problem.mistakesDir).filter((f) => f.endsWith('.ts'));
   const matching: string[] = [];
   for (const file of files) {
-    const expectation = await readExpectation(path.join(problem.wrongDir, file));
+    const expectation = await readExpectation(path.join(problem.mistakesDir, file));
     if (expectation.trap === trap) matching.push(file);
   }
   return matching;
@@ -167,13 +167,13 @@ async function benchLimits(only?: Set<string>): Promise<void> {
         const deadline = info.timeLimitMs * SLOW_FACTOR;
         const outcome = await runCase(
           problem,
-          path.join(problem.wrongDir, file),
+          path.join(problem.mistakesDir, file),
           info.index,
           deadline,
         );
         if (outcome?.kind !== 'result') {
           out(
-            `  wrong/${file}: ${outcome ? `stopped at ${deadline} ms, unfinished` : 'failed to load'} · margin > ${SLOW_FACTOR}×`,
+            `  mistakes/${file}: ${outcome ? `stopped at ${deadline} ms, unfinished` : 'failed to load'} · margin > ${SLOW_FACTOR}×`,
           );
           continue;
         }
@@ -183,7 +183,7 @@ async function benchLimits(only?: Set<string>): Promise<void> {
             ? ` · keeps ${r.retainedMb ?? 0} MB (${ratio(r.retainedMb ?? 0, info.retainedLimitMb)} the limit)`
             : '';
         out(
-          `  wrong/${file}: ${r.status} in ${r.ms} ms (${ratio(r.ms, info.timeLimitMs)} the limit)${memory}`,
+          `  mistakes/${file}: ${r.status} in ${r.ms} ms (${ratio(r.ms, info.timeLimitMs)} the limit)${memory}`,
         );
       }
     }
@@ -280,7 +280,10 @@ async function benchWatch(): Promise<void> {
   const { readFileSync } = await import('node:fs');
   const sources = [
     readFileSync(problem.referenceFile, 'utf8'),
-    readFileSync(path.join(problem.wrongDir, readdirSync(problem.wrongDir)[0] as string), 'utf8'),
+    readFileSync(
+      path.join(problem.mistakesDir, readdirSync(problem.mistakesDir)[0] as string),
+      'utf8',
+    ),
   ];
   const latencies: number[] = [];
   for (let save = 0; save < WATCH_SAVES; save++) {

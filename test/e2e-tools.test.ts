@@ -159,7 +159,7 @@ describe('every command fits 80 columns', () => {
     ]) {
       writeFileSync(
         stubFile(),
-        readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'wrong', wrong), 'utf8'),
+        readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'mistakes', wrong), 'utf8'),
       );
       expectNarrow(script(['kata', '--', '933', '--once', '--reveal']).stdout, `kata 933 ${wrong}`);
     }

@@ -38,7 +38,7 @@ describe('npm run grade / kata / list', () => {
 
   test('a wrong solution: Wrong Answer with the trap hint, exit 1', () => {
     setSolution(
-      readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'wrong', 'lte-cutoff.ts'), 'utf8'),
+      readFileSync(path.join(REPO_ROOT, 'solutions', DIR933, 'mistakes', 'lte-cutoff.ts'), 'utf8'),
     );
     const { code, stdout } = npm(['kata', '--', '933', '--once']);
     expect(stdout).toMatch(/Wrong Answer/);

@@ -72,7 +72,7 @@ async function state(): Promise<JsonState> {
 
 const problem = (id: string): Problem => findProblem(problems, id) as Problem;
 const reference = (id: string): string => problem(id).referenceFile;
-const wrong = (id: string, file: string): string => path.join(problem(id).wrongDir, file);
+const wrong = (id: string, file: string): string => path.join(problem(id).mistakesDir, file);
 /** The learner saves `source` as their interview file for the kata. */
 const save = (id: string, source: string): void =>
   copyFileSync(source, path.join(INTERVIEW_DIR, 'warm-up', `${id}.ts`));

@@ -95,7 +95,7 @@ const problem: Problem = {
   stubFile: path.join(problemDir, 'stub.ts'),
   referenceFile: path.join(problemDir, 'solution.ts'),
   suiteFile,
-  wrongDir: path.join(problemDir, 'wrong'),
+  mistakesDir: path.join(problemDir, 'mistakes'),
 };
 
 const learners = path.join(root, 'learners');

@@ -69,7 +69,7 @@ describe('diagnosis', () => {
   });
 
   test('a window hard-coded to 3000: scale is put down to custom-window, with no speed hint', async () => {
-    const file = path.join(problem.wrongDir, 'fixed-window.ts');
+    const file = path.join(problem.mistakesDir, 'fixed-window.ts');
     const { report, text } = await judged(file);
     // (It never compacts its queue either: bounded-memory may follow, never lead.)
     expect(report.diagnosis?.traps[0]).toBe('custom-window');
@@ -88,7 +88,7 @@ describe('diagnosis', () => {
  */
 async function leadWithout(dir: string, file: string): Promise<{ want: string; lead: string[] }> {
   const chosen = loadProblems().find((p) => p.dir === dir) as Problem;
-  const solutionFile = path.join(chosen.wrongDir, file);
+  const solutionFile = path.join(chosen.mistakesDir, file);
   const { trap } = await readExpectation(solutionFile);
   const report = await judge({ problem: chosen, solutionFile });
   const results = report.cases.map(({ lead: _lead, because: _because, mimics, ...rest }) => {
@@ -110,7 +110,7 @@ describe('mistakes that are not known ones lead with their own trap', () => {
     ['token-bucket-limiter', 'module-buckets.ts'],
     // No input checks: bad-input, not a known mistake that happens to lack them too.
     ['fixed-window-limiter', 'no-input-checks.ts'],
-  ])('%s wrong/%s', async (dir, file) => {
+  ])('%s mistakes/%s', async (dir, file) => {
     const { want, lead } = await leadWithout(dir, file);
     expect(lead[0], JSON.stringify(lead)).toBe(want);
   });

@@ -137,15 +137,15 @@ function describeProblem(problem: Problem, { skipJudging, redis }: Judging): voi
       }
     });
 
-    const wrong = existsSync(problem.wrongDir)
-      ? readdirSync(problem.wrongDir).filter((f) => f.endsWith('.ts'))
+    const wrong = existsSync(problem.mistakesDir)
+      ? readdirSync(problem.mistakesDir).filter((f) => f.endsWith('.ts'))
       : [];
     test('keeps known-wrong implementations', () => {
       expect(wrong.length).toBeGreaterThan(0);
     });
     for (const file of wrong) {
-      judging(`wrong/${file} is caught by the trap it embodies`, async () => {
-        const solutionFile = path.join(problem.wrongDir, file);
+      judging(`mistakes/${file} is caught by the trap it embodies`, async () => {
+        const solutionFile = path.join(problem.mistakesDir, file);
         const expectation = await readExpectation(solutionFile);
         // The verdict comes from the example and core cases; of the follow-ups, only the trap's
         // own matter here (the others, some of them a million calls long, are not run).

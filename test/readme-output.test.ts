@@ -15,7 +15,7 @@ test("the README's call table is what the judge prints for the file it names", a
   const problem = findProblem(loadProblems(), 'fixed-window-limiter') as Problem;
   const report = await judge({
     problem,
-    solutionFile: path.join(problem.wrongDir, 'reset-at-last-ms.ts'),
+    solutionFile: path.join(problem.mistakesDir, 'reset-at-last-ms.ts'),
   });
   const shown = formatReport(problem, report, { reveal: true, style: makeStyle(false) });
   expect(shown).toContain((block as string).trimEnd());

@@ -142,7 +142,7 @@ const problem: Problem = {
   stubFile: path.join(problemDir, 'stub.ts'),
   referenceFile: path.join(problemDir, 'solution.ts'),
   suiteFile,
-  wrongDir: path.join(problemDir, 'wrong'),
+  mistakesDir: path.join(problemDir, 'mistakes'),
   requires: ['redis'],
 };
 

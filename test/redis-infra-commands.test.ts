@@ -148,7 +148,7 @@ describe.skipIf(here !== 'available')('with Redis', () => {
     expect(reference.verdict).toBe('accepted');
     expect(reference.cases.map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
     expect(reference.redisStartMs).toBeGreaterThan(0);
-    const capped = grade('wrong/capped.ts');
+    const capped = grade('mistakes/capped.ts');
     expect(capped.verdict).toBe('wrong-answer');
     expect(capped.cases.find((c) => c.trap === 'counts-past-three')?.status).toBe('failed');
     expect(starts()).toHaveLength(2);

@@ -194,8 +194,8 @@ export function repoWithRedisProblems(label: string, options: RedisProblemsOptio
     writeFileSync(path.join(solutions, 'solution.ts'), REFERENCE);
     writeFileSync(path.join(solutions, 'stub.ts'), STUB);
     writeFileSync(path.join(solutions, 'hints.json'), HINTS);
-    mkdirSync(path.join(solutions, 'wrong'));
-    writeFileSync(path.join(solutions, 'wrong', 'capped.ts'), CAPPED);
+    mkdirSync(path.join(solutions, 'mistakes'));
+    writeFileSync(path.join(solutions, 'mistakes', 'capped.ts'), CAPPED);
     writeFileSync(path.join(problems, 'solution.ts'), options.shippedStubs ? STUB : REFERENCE);
     writeFileSync(path.join(problems, 'README.md'), statement(title));
   }

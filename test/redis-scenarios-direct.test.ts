@@ -137,7 +137,7 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
     ).find((v) => typeof v === 'function') as AnyClass,
     wrong: async (file: string) =>
       Object.values(
-        (await import(`../solutions/${dir}/wrong/${file}`)) as Record<string, unknown>,
+        (await import(`../solutions/${dir}/mistakes/${file}`)) as Record<string, unknown>,
       ).find((v) => typeof v === 'function') as AnyClass,
   });
 

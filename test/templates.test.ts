@@ -205,7 +205,7 @@ describe('npm run new-problem', () => {
         [`${NEW} the statement shows exactly the example cases`]: 'failed',
         [`${NEW} every hidden case names its trap and carries a hint`]: 'passed',
         [`${NEW} keeps known-wrong implementations`]: 'passed',
-        [`${NEW} wrong/todo-bug.ts is caught by the trap it embodies`]: 'failed',
+        [`${NEW} mistakes/todo-bug.ts is caught by the trap it embodies`]: 'failed',
         [`unfinished problems no file under problems/, solutions/ or test/design/ holds ${MARKER}`]:
           'failed',
       });
@@ -227,7 +227,7 @@ describe('npm run new-problem', () => {
 
       // Written for real (here: borrowed from 933, whose class has the same name), all is well.
       const model = '933-number-of-recent-calls';
-      rmSync(path.join(repo, 'solutions', NEW, 'wrong'), { recursive: true });
+      rmSync(path.join(repo, 'solutions', NEW, 'mistakes'), { recursive: true });
       for (const root of ['problems', 'solutions']) {
         rmSync(path.join(repo, root, NEW_LIMITER), { recursive: true });
       }
@@ -235,7 +235,7 @@ describe('npm run new-problem', () => {
       for (const root of ['problems', 'solutions']) {
         for (const file of filesUnder(path.join(REPO_ROOT, root, model))) {
           const relative = path.relative(path.join(REPO_ROOT, root, model), file);
-          if (relative.startsWith('wrong') && !relative.endsWith('lte-cutoff.ts')) continue;
+          if (relative.startsWith('mistakes') && !relative.endsWith('lte-cutoff.ts')) continue;
           cpSync(file, path.join(repo, root, NEW, relative), { recursive: true });
         }
       }

@@ -302,16 +302,16 @@ export function runnerBundle(suiteFile: string): Promise<string> {
   const protocol = path.join(HARNESS_DIR, 'judge', 'child', 'protocol.ts');
   // The known-wrong implementations come along: a failing case is replayed against them to see
   // which known mistake the learner's code makes (see mimics in run-case.ts).
-  const wrongDir = path.join(problemDir, 'wrong');
-  const wrongFiles = existsSync(wrongDir)
-    ? readdirSync(wrongDir)
+  const mistakesDir = path.join(problemDir, 'mistakes');
+  const mistakeFiles = existsSync(mistakesDir)
+    ? readdirSync(mistakesDir)
         .filter((file) => file.endsWith('.ts'))
         .sort()
     : [];
-  const imports = wrongFiles
-    .map((file, i) => `import * as w${i} from ${JSON.stringify(path.join(wrongDir, file))};\n`)
+  const imports = mistakeFiles
+    .map((file, i) => `import * as w${i} from ${JSON.stringify(path.join(mistakesDir, file))};\n`)
     .join('');
-  const modules = wrongFiles.map((file, i) => `{ file: ${JSON.stringify(file)}, module: w${i} }`);
+  const modules = mistakeFiles.map((file, i) => `{ file: ${JSON.stringify(file)}, module: w${i} }`);
   return cachedBuild(`runner-${path.basename(problemDir)}`, [HARNESS_DIR, problemDir], {
     stdin: {
       contents:

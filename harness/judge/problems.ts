@@ -34,7 +34,7 @@ export interface Problem extends ProblemMeta {
   stubFile: string;
   referenceFile: string;
   suiteFile: string;
-  wrongDir: string;
+  mistakesDir: string;
 }
 
 /** problem.json's "requires": absent means nothing; a name the judge does not know is refused. */
@@ -86,7 +86,7 @@ export function loadProblems(solutionsDir = SOLUTIONS_DIR, problemsDir = PROBLEM
         stubFile: path.join(problemsDir, dir, 'solution.ts'),
         referenceFile: path.join(solutionsDir, dir, 'solution.ts'),
         suiteFile: path.join(solutionsDir, dir, 'suite.ts'),
-        wrongDir: path.join(solutionsDir, dir, 'wrong'),
+        mistakesDir: path.join(solutionsDir, dir, 'mistakes'),
       };
     })
     .sort((a, b) => a.order - b.order || a.dir.localeCompare(b.dir));

@@ -34,7 +34,7 @@ export const FILES: [root: 'problems' | 'solutions', file: string, template: str
   ['solutions', 'hints.json', 'hints.json.tmpl'],
   ['solutions', 'quiz.json', 'quiz.json.tmpl'],
   ['solutions', 'explanation.md', 'explanation.md.tmpl'],
-  ['solutions', path.join('wrong', 'todo-bug.ts'), 'wrong.ts.tmpl'],
+  ['solutions', path.join('mistakes', 'todo-bug.ts'), 'mistake.ts.tmpl'],
   ['solutions', 'equivalent-mutants.json', 'equivalent-mutants.json.tmpl'],
 ];
 
@@ -47,7 +47,7 @@ export const LIMITER_TEMPLATES: Record<string, string> = {
   'solutions/solution.ts': 'limiter-reference.ts.tmpl',
   'solutions/stub.ts': 'limiter-stub.ts.tmpl',
   'solutions/suite.ts': 'limiter-suite.ts.tmpl',
-  [`solutions/${path.join('wrong', 'todo-bug.ts')}`]: 'limiter-wrong.ts.tmpl',
+  [`solutions/${path.join('mistakes', 'todo-bug.ts')}`]: 'limiter-mistake.ts.tmpl',
 };
 
 /** A limiter's design test, test/design/<dir>.test.ts: its reference against the contract. */
@@ -215,7 +215,7 @@ export async function newProblem(
     `${solutionDir}/solution.ts: the reference, commented with its idea and cost.`,
     `${solutionDir}/suite.ts: examples equal to the statement's, then core, follow-up and ` +
       'property cases, each naming its trap and carrying a hint.',
-    `${solutionDir}/wrong/: a known-wrong implementation for every trap (rename todo-bug.ts ` +
+    `${solutionDir}/mistakes/: a known-wrong implementation for every trap (rename todo-bug.ts ` +
       'after its bug).',
     ...(limiter
       ? [

@@ -131,7 +131,7 @@ vi.mock('node:child_process', () => ({
 }));
 
 const p933 = findProblem(loadProblems(), '933')!;
-const wrong = (file: string): string => path.join(p933.wrongDir, file);
+const wrong = (file: string): string => path.join(p933.mistakesDir, file);
 let stdout: string[];
 
 /** Runs bench.ts afresh with the given section, as `npm run bench -- <section>` would. */
@@ -226,17 +226,17 @@ describe('bench limits', () => {
     // The worst of five reference runs against the limit.
     expect(out).toContain('  time limit 2000 ms · reference 250 ms · margin 8.0×');
     expect(out).toContain(
-      '  wrong/shift-queue.ts: time-limit-exceeded in 9000 ms (4.5× the limit)',
+      '  mistakes/shift-queue.ts: time-limit-exceeded in 9000 ms (4.5× the limit)',
     );
     // Memory: the reference keeps at most 4 MB over its runs (0, 1, 2, 3, 4).
     expect(out).toContain('  memory limit 4 MB · reference keeps 4 MB · margin 1.0×');
     expect(out).toContain(
-      '  wrong/module-queue.ts: failed in 0 ms (0.0× the limit) · keeps 40 MB (10.0× the limit)',
+      '  mistakes/module-queue.ts: failed in 0 ms (0.0× the limit) · keeps 40 MB (10.0× the limit)',
     );
     expect(out).toContain(
-      '  wrong/fixed-window.ts: stopped at 10000 ms, unfinished · margin > 10×',
+      '  mistakes/fixed-window.ts: stopped at 10000 ms, unfinished · margin > 10×',
     );
-    expect(out).toContain('  wrong/set-of-times.ts: failed to load · margin > 10×');
+    expect(out).toContain('  mistakes/set-of-times.ts: failed to load · margin > 10×');
     // A problem that requires Redis, on a machine without it: named as skipped, and nothing of it
     // is started, listed or run.
     const needsRedis = loadProblems().filter((p) => p.requires?.includes('redis'));

@@ -113,7 +113,7 @@ test('the judge puts the mark on the case result, and only on that case', async 
   const problem = findProblem(problems, '933')!;
   const report = await judge({
     problem,
-    solutionFile: path.join(problem.wrongDir, 'module-queue.ts'),
+    solutionFile: path.join(problem.mistakesDir, 'module-queue.ts'),
     followUps: () => false,
   });
   const isolation = report.cases.find((c) => c.trap === 'instance-isolation');

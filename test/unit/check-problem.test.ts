@@ -41,14 +41,14 @@ describe('the tests check-problem runs', () => {
     // token-bucket has no design test: one run, of the files that name problems.
     expect(others).toEqual([]);
     const names = listed(named?.files ?? [], named?.pattern ?? '');
-    const wrong = readdirSync(problem.wrongDir).filter((file) => file.endsWith('.ts'));
+    const wrong = readdirSync(problem.mistakesDir).filter((file) => file.endsWith('.ts'));
     expect(names).toEqual(
       expect.arrayContaining([
         'token-bucket > the reference is accepted and passes every follow-up',
         'token-bucket > the untouched stub is not started',
         'token-bucket > the statement shows exactly the example cases',
         'token-bucket > every hidden case names its trap and carries a hint',
-        ...wrong.map((file) => `token-bucket > wrong/${file} is caught by the trap it embodies`),
+        ...wrong.map((file) => `token-bucket > mistakes/${file} is caught by the trap it embodies`),
         'token-bucket: the shipped stub is the pristine stub, byte for byte',
         expect.stringMatching(/token-bucket: the statement opens with them$/),
         expect.stringMatching(/^README's ladder/),
@@ -76,7 +76,7 @@ describe("a vitest report as check-problem's list", () => {
             assertionResults: [
               { fullName: 'token-bucket the reference is accepted', status: 'passed' },
               {
-                fullName: 'token-bucket wrong/x.ts is caught',
+                fullName: 'token-bucket mistakes/x.ts is caught',
                 status: 'failed',
                 failureMessages: [
                   'AssertionError: expected 1 to be 2\n\n  at line\n  more\n  more',
@@ -100,7 +100,7 @@ describe("a vitest report as check-problem's list", () => {
       { file: 'test/problems-a.test.ts', name: 'the reference is accepted', passed: true },
       {
         file: 'test/problems-a.test.ts',
-        name: 'wrong/x.ts is caught',
+        name: 'mistakes/x.ts is caught',
         passed: false,
         detail: 'AssertionError: expected 1 to be 2\n  at line\n  more',
       },

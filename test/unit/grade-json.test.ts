@@ -138,7 +138,7 @@ describe('grade --json', () => {
     const dir = scratchDir('grade-json');
     mkdirSync(path.join(dir, problem933.dir));
     copyFileSync(
-      path.join(problem933.wrongDir, 'lte-cutoff.ts'),
+      path.join(problem933.mistakesDir, 'lte-cutoff.ts'),
       path.join(dir, problem933.dir, 'solution.ts'),
     );
     const io = captureIO();

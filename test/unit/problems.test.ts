@@ -67,7 +67,7 @@ describe('loadProblems', () => {
     expect(p.statementFile).toBe(path.join(PROBLEMS_DIR, p.dir, 'README.md'));
     expect(p.referenceFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'solution.ts'));
     expect(p.suiteFile).toBe(path.join(SOLUTIONS_DIR, p.dir, 'suite.ts'));
-    expect(p.wrongDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'wrong'));
+    expect(p.mistakesDir).toBe(path.join(SOLUTIONS_DIR, p.dir, 'mistakes'));
     const bucket = problems.find((p) => p.id === 'token-bucket')!;
     expect([bucket.id, bucket.slug, bucket.dir]).toEqual([
       'token-bucket',

@@ -1,5 +1,5 @@
 // Which known mistakes a failing solution most likely made. Each known-wrong implementation of the
-// problem (solutions/<dir>/wrong/) is played through the calls of a case the learner failed: one
+// problem (solutions/<dir>/mistakes/) is played through the calls of a case the learner failed: one
 // that answers every call before the learner's first wrong one as expected, and then answers (or
 // throws) exactly as the learner's code did there, fails the case the same way. Its trap is then the
 // likely cause. These are the judge's own classes, run beside the reference, never the learner's.
