@@ -184,9 +184,7 @@ describe('async suites', () => {
   });
 
   test('a promise that never settles is a time limit at the call deadline, naming the call', async () => {
-    const started = performance.now();
     const report = await judgeSource('hangs', limiter(`return new Promise(() => {});`));
-    const took = performance.now() - started;
     expect(report.verdict).toBe('time-limit-exceeded');
     expect(report.cases[0]).toMatchObject({
       status: 'time-limit-exceeded',
@@ -195,8 +193,10 @@ describe('async suites', () => {
     expect(report.cases[1]?.message).toBe(
       `call 1 (8 calls at once): 8 did not settle within ${CALL_DEADLINE_MS} ms, the first allow("k") on instance 0`,
     );
-    // Four cases, three of them waiting one deadline each: seconds, not the 15 s wall backstop.
-    expect(took).toBeLessThan(3 * CALL_DEADLINE_MS + 4000);
+    // Stopped by the call deadline, as the messages say: the 15 s wall backstop would have said
+    // how long it waited and how little CPU it used. (The wall time, once held under the three
+    // deadlines plus 4 s, is the machine's to stretch.)
+    expect(report.cases.map((c) => c.message ?? '').join('\n')).not.toMatch(/of wall time/);
     // Waiting costs no CPU time.
     expect(report.cases[0]!.ms).toBeLessThan(CALL_DEADLINE_MS);
   });

@@ -128,16 +128,17 @@ describe.runIf(process.platform === 'linux')(
       makeBad(kind, path.join(repo, 'problems', PROBLEMS[kind], 'solution.ts'));
 
     const run = (args: string[]) => {
-      const started = performance.now();
       const result = spawnSync(process.execPath, ['scripts/launch.mjs', ...args], {
         cwd: repo,
         encoding: 'utf8',
         env: { ...process.env, NO_COLOR: '1', KATA_STATE_DIR: state },
-        // Before, the pipe hung both commands for ever: a minute is "never" here.
+        // Before, the pipe hung both commands for ever: a minute is "never" here, and a command
+        // stopped by it has a signal, which each test rules out. (They also held grade under 45 s
+        // and kata under 30 s of wall time, which a busy machine decides: 17 s and 10 s at most
+        // on one core beside a CPU burner.)
         timeout: 60_000,
       });
-      const seconds = (performance.now() - started) / 1000;
-      return { ...result, out: unwrapped(result.stdout), seconds };
+      return { ...result, out: unwrapped(result.stdout) };
     };
 
     test('grade: each is a compile error saying what it is; the stub is judged too', () => {
@@ -151,7 +152,6 @@ describe.runIf(process.platform === 'linux')(
         expect(grade.out).toMatch(new RegExp(SAID[kind].source, 'm'));
       }
       expect(grade.out).toMatch(/^token-bucket .*Not Started/m);
-      expect(grade.seconds).toBeLessThan(45);
     });
 
     test.each(KINDS)('kata --once, %s: one line, exit 1, within seconds', (kind) => {
@@ -160,7 +160,6 @@ describe.runIf(process.platform === 'linux')(
       expect(kata.status).toBe(1);
       expect(kata.out).toMatch(/Compile Error/);
       expect(kata.out).toMatch(new RegExp(SAID[kind].source, 'm'));
-      expect(kata.seconds).toBeLessThan(30);
     });
   },
 );

@@ -55,13 +55,15 @@ describe('untrusted learner code', () => {
 
   test('an infinite loop in the constructor is a time limit within the problem budget', async () => {
     const source = `export class RecentCounter { constructor() { for (;;) {} } ping(t: number) { return t; } }`;
-    const started = Date.now();
     // A budget of two hung cases rather than the default's four: what counts is that it stops.
     const report = await judgeSource('loop-ctor', source, 2 * killDeadline(1000));
     expect(report.verdict).toBe('time-limit-exceeded');
-    // The budget counts CPU time; wall time only has to stay sane on a busy machine.
-    expect(Date.now() - started).toBeLessThan(60_000);
-    expect(report.cases.some((c) => c.status === 'skipped')).toBe(true);
+    // Stopped by the budget, which counts CPU time, and not by the problem's wall-time backstop
+    // (PROBLEM_WALL_MS), which a busy machine may reach: the test once held the wall time under
+    // 60 s, the backstop itself, and so said nothing a loaded machine could not break.
+    const skipped = report.cases.filter((c) => c.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const c of skipped) expect(c.message).toMatch(/budget of CPU time was spent/);
   });
 
   test('a loop at the top level of the file is a time limit', async () => {

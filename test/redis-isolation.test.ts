@@ -274,23 +274,28 @@ describe.skipIf(!serverPath)('REDIS_URL that is no Redis', () => {
   });
 
   test('a REDIS_URL that never answers: "needs Redis" within seconds', () => {
-    const started = Date.now();
     const { of } = grade(repo, ['redis-tiny-counter', '933', '--fresh'], { REDIS_URL: silentUrl });
-    expect(Date.now() - started).toBeLessThan(15_000);
-    expect(of('redis-tiny-counter')?.message).toMatch(/did not answer: no answer within/);
+    // Given up by the judge's own 2 s wait (connectAdmin), as the message says: a bound on waiting
+    // for the server, whatever the machine's load adds to the rest of the grade. (The whole
+    // grade's wall time, once held under 15 s here, took 19 s on one busy core.)
+    expect(of('redis-tiny-counter')?.message).toMatch(/did not answer: no answer within 2000 ms/);
     expect(of('933-number-of-recent-calls')?.verdict).toBe('accepted');
   });
 
   test('SIGTERM ends a grade waiting on such a server promptly', async () => {
+    // Sent once the grade is waiting on the server (it has connected), not after a guessed delay:
+    // on a busy machine the command may not have got that far in any fixed time.
+    const waiting = new Promise((resolve) => silent.once('connection', resolve));
     const command = startCommand(repo, ['grade', 'redis-tiny-counter', '--fresh'], {
       REDIS_URL: silentUrl,
     });
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    const sent = Date.now();
+    await waiting;
     command.kill('SIGTERM');
     const exited = await command.exited;
-    expect(Date.now() - sent).toBeLessThan(3000);
+    // Ended by the signal, not by waiting out the server: that would say it did not answer (after
+    // connectAdmin's 2 s) and exit 0. Said by what the command did, not by how long it took.
     expect(exited.code ?? exited.signal).not.toBe(0);
+    expect(command.output()).not.toMatch(/did not answer/);
     expect(command.output()).not.toMatch(/\n\s+at /);
   });
 });

@@ -4,7 +4,9 @@
 // strongest first:
 //  0. What the judge saw rules a trap out: a trap a case's result says is contradicted (the code
 //     never read the real time, so not the real-time trap) never leads from that case, nor is
-//     any failure put down to it there.
+//     any failure put down to it there. A known mistake that, on its own trap's case, never gets
+//     wrong a field the learner got wrong there (a queue that counts its running request starts
+//     the next one on time; a meter starts it at once) is not theirs: it explains no failure.
 //  1. Known mistakes: what the judge saw directly (the code read the real time; a case fails after
 //     others and passes alone: state outside the instances) names the mistake first; then a
 //     known-wrong implementation that fails a case exactly as the learner's code did (see
@@ -37,16 +39,30 @@ const failing = (result: CaseResult): boolean =>
 const contradicts = (result: CaseResult, trap: string | null): boolean =>
   trap !== null && (result.contradicted?.includes(trap) ?? false);
 
-/** The known mistakes of a result that what the judge saw there does not rule out. */
-const mimicsOf = (result: CaseResult): KnownMistake[] =>
-  (result.mimics ?? []).filter((m) => !contradicts(result, m.trap));
+/** The known mistakes of a result that what the judge saw does not rule out. */
+type MimicsOf = (result: CaseResult) => KnownMistake[];
+
+/**
+ * What the judge saw rules out, of the known mistakes of the failing results: on a result, the
+ * traps it contradicts; everywhere, a known-wrong file unlike the learner's code on a case of its
+ * own trap (see CaseResult.unlike).
+ */
+function mimicsSeen(open: CaseResult[]): MimicsOf {
+  const disowned = new Set(open.flatMap((r) => r.unlike ?? []));
+  return (result) =>
+    (result.mimics ?? []).filter((m) => !contradicts(result, m.trap) && !disowned.has(m.file));
+}
 
 /**
  * Whether a failure is explained by its own trap's known mistake: then it is a cause of its own,
  * never put down to another mistake that happens to fail it alike (a window limiter with no input
  * checks fails bad-input as every known mistake without checks does).
  */
-const ownMistake = (result: CaseResult, ruledOut: (trap: string) => boolean): boolean =>
+const ownMistake = (
+  result: CaseResult,
+  ruledOut: (trap: string) => boolean,
+  mimicsOf: MimicsOf,
+): boolean =>
   result.trap !== null &&
   !ruledOut(result.trap) &&
   mimicsOf(result).some((m) => m.trap === result.trap);
@@ -63,6 +79,7 @@ const errorOf = (result: CaseResult): string | undefined =>
 export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
   const open = results.filter(failing);
   if (open.length === 0) return { traps: [] };
+  const mimicsOf = mimicsSeen(open);
   const needsOf = new Map(results.map((r, i) => [r, infos[i]?.needs ?? []]));
   const failingTraps = new Set(open.map((r) => r.trap).filter((t) => t !== null));
   const traps: string[] = [];
@@ -84,7 +101,7 @@ export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
   const ruledOut = (trap: string): boolean => passed.has(trap) && !failingTraps.has(trap);
   while (open.length > 0 && traps.length < MAX_CAUSES) {
     // A mistake already leading explains nothing new: failures it left open have their own cause.
-    const mistakes = bestMistakes(open, (trap) => ruledOut(trap) || traps.includes(trap));
+    const mistakes = bestMistakes(open, (trap) => ruledOut(trap) || traps.includes(trap), mimicsOf);
     if (mistakes.length > 0) {
       // Mistakes that explain the learner's failures equally well all lead: the failing calls
       // cannot tell them apart, so the learner reads each one's hint.
@@ -103,7 +120,7 @@ export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
         for (const r of open.filter(
           (r) =>
             r.trap === cause ||
-            (mimicsOf(r).some((m) => m.trap === cause) && !ownMistake(r, ruledOut)),
+            (mimicsOf(r).some((m) => m.trap === cause) && !ownMistake(r, ruledOut, mimicsOf)),
         )) {
           settle(r, `likely the same cause: ${cause}`);
         }
@@ -137,7 +154,11 @@ export function diagnose(results: CaseResult[], infos: CaseInfo[]): Diagnosis {
  * judge saw directly, then most failures, then one whose own trap's case failed, then the earliest
  * failure.
  */
-function bestMistakes(open: CaseResult[], ruledOut: (trap: string) => boolean): KnownMistake[] {
+function bestMistakes(
+  open: CaseResult[],
+  ruledOut: (trap: string) => boolean,
+  mimicsOf: MimicsOf,
+): KnownMistake[] {
   interface Entry {
     mistake: KnownMistake;
     observed: boolean;

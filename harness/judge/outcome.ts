@@ -72,6 +72,11 @@ export interface CaseResult {
    */
   mimics?: KnownMistake[];
   /**
+   * Known mistakes of this case's own trap (file names) that, played through the calls the judge
+   * saw, never got wrong a field the learner's code got wrong: not the learner's mistake.
+   */
+  unlike?: string[];
+  /**
    * Traps that what the judge saw on this case rules out: their hints would contradict it (the
    * real-time trap, when the learner's code never read the real time while the case ran).
    */

@@ -67,6 +67,26 @@ describe('what the judge saw comes first', () => {
     expect(results[1]?.because).toBe('see the causes above first');
   });
 
+  test("a known mistake unlike the code on its own trap's case explains nothing", () => {
+    // A meter fails the queue's capacity case at its first call as a queue that counts its
+    // running request does; only the calls after show it is not that one (CaseResult.unlike).
+    const both = ['counts-running.ts:queue-full'];
+    const results = [
+      result('no-burst-after-idle', both),
+      result('queue-full', both, { unlike: ['counts-running.ts'] }),
+      result('random-core', both),
+    ];
+    expect(traps(results)[0]).toBe('no-burst-after-idle');
+    expect(results.map((r) => r.because)).not.toContain('likely the same cause: queue-full');
+    // Without that evidence the look-alike leads, as before.
+    const alike = [
+      result('no-burst-after-idle', both),
+      result('queue-full', both),
+      result('random-core', both),
+    ];
+    expect(traps(alike)[0]).toBe('queue-full');
+  });
+
   test('the real-time trap still leads when it is all there is', () => {
     expect(traps([result('injected-clock', [], { contradicted: ['injected-clock'] })])).toEqual([
       'injected-clock',

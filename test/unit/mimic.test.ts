@@ -2,7 +2,7 @@
 // (mimic.ts) and the runner that carries them (runner.ts), run in this process.
 import { describe, expect, test } from 'vitest';
 import { answerEquals } from '../../harness/judge/child/drive.ts';
-import { knownMistakes, MIMIC_MAX_CALLS } from '../../harness/judge/child/mimic.ts';
+import { knownMistakes, MIMIC_MAX_CALLS, replayMistakes } from '../../harness/judge/child/mimic.ts';
 import { directPort } from '../../harness/judge/child/port.ts';
 import { cpuMs } from '../../harness/judge/child/run-case.ts';
 import { createRunner, type KnownWrong } from '../../harness/judge/child/runner.ts';
@@ -81,6 +81,92 @@ describe('knownMistakes', () => {
     expect(knownMistakes({ ...request, wrongs, divergedAt: 2, diverged, budgetMs: -1 })).toEqual(
       [],
     );
+  });
+});
+
+describe("replayMistakes: known mistakes of the case's own trap unlike the learner", () => {
+  /** Right at the first call, then one too many: wrong at the second, as OffByOne is. */
+  class TooManyLater {
+    private sum = 0;
+    add(n: number): number {
+      this.sum += n;
+      return this.sum + (this.sum > 3 ? 1 : 0);
+    }
+  }
+  const three = {
+    methods: ['Acc', 'add', 'add', 'add'],
+    args: [[], [1], [2], [3]],
+    expected: [null, 1, 3, 6],
+  };
+  const base = { ...request, source: fromCalls(decode(three)), trap: 'off' };
+
+  test('one that goes wrong on the same answers is not unlike', () => {
+    const { found, unlike } = replayMistakes({
+      ...base,
+      wrongs: [wrong('off-by-one.ts', 'off', OffByOne)],
+      divergedAt: 2,
+      diverged: { actual: 4 },
+      after: [{ ok: false, actual: 7 }],
+    });
+    expect(found).toEqual([{ file: 'off-by-one.ts', trap: 'off' }]);
+    expect(unlike).toEqual([]);
+  });
+
+  test('one that never gets wrong what the learner got wrong is unlike; other traps are not asked', () => {
+    const { unlike } = replayMistakes({
+      ...base,
+      wrongs: [
+        wrong('too-many-later.ts', 'off', TooManyLater),
+        wrong('other-trap.ts', 'elsewhere', Acc),
+      ],
+      divergedAt: 1,
+      diverged: {
+        actual: undefined,
+        threw: { isError: true, name: 'TypeError', message: 'x', stack: '' },
+      },
+      after: [],
+    });
+    expect(unlike).toEqual(['too-many-later.ts']);
+  });
+
+  test('on objects, field by field: a wrong field the mistake never gets wrong makes it unlike', () => {
+    class Pair {
+      private n = 0;
+      next(): { count: number; at: number } {
+        this.n += 1;
+        return { count: this.n, at: this.n * 10 };
+      }
+    }
+    class CountOff extends Pair {
+      override next(): { count: number; at: number } {
+        const answer = super.next();
+        return { ...answer, count: answer.count + 1 };
+      }
+    }
+    const calls = {
+      methods: ['Pair', 'next', 'next'],
+      args: [[], [], []],
+      expected: [null, { count: 1, at: 10 }, { count: 2, at: 20 }],
+    };
+    const asked = {
+      ...request,
+      className: 'Pair',
+      source: fromCalls(decode(calls)),
+      trap: 'count',
+      wrongs: [wrong('count-off.ts', 'count', CountOff)],
+      divergedAt: 1,
+    };
+    // Wrong on count only: like CountOff. Wrong on `at` as well, later: unlike it.
+    expect(
+      replayMistakes({ ...asked, diverged: { actual: { count: 2, at: 10 } }, after: [] }).unlike,
+    ).toEqual([]);
+    expect(
+      replayMistakes({
+        ...asked,
+        diverged: { actual: { count: 2, at: 10 } },
+        after: [{ ok: false, actual: { count: 3, at: 10 } }],
+      }).unlike,
+    ).toEqual(['count-off.ts']);
   });
 });
 

@@ -23,6 +23,13 @@ export interface DriveOptions {
   tolerance?: Record<string, number>;
 }
 
+/** A call after the first divergence: whether it answered as expected, and what it answered. */
+export interface LaterReply {
+  ok: boolean;
+  actual: unknown;
+  threw?: LearnerError;
+}
+
 export interface Thrown {
   error: LearnerError;
   notImplemented: boolean;
@@ -34,6 +41,11 @@ export interface DriveResult {
   divergedAt?: number;
   /** What the call at divergedAt answered or threw, as it came back (for diagnosis). */
   diverged?: { actual: unknown; threw?: LearnerError };
+  /**
+   * How the CONTEXT calls after divergedAt went (fewer if the case ended or the code threw): a
+   * known mistake fails the case as the learner did only if it goes on doing what they did.
+   */
+  after?: LaterReply[];
   /** Set when a call threw where no exception was expected. */
   thrown?: Thrown;
 }
@@ -237,6 +249,7 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
   let index = 0;
   let divergedAt: number | undefined;
   let diverged: DriveResult['diverged'];
+  const after: LaterReply[] = [];
   let thrown: Thrown | undefined;
 
   const emit = (call: Call): void => {
@@ -266,6 +279,8 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
       divergedAt = index;
       diverged = { actual, threw };
       if (!options.keepAll) kept.push(...callsBefore(source, index));
+    } else if (divergedAt !== undefined && after.length < CONTEXT) {
+      after.push(threw === undefined ? { ok, actual } : { ok, actual, threw });
     }
     if (options.keepAll || divergedAt !== undefined) {
       // A source may reuse one Call object, so keep a copy.
@@ -291,7 +306,14 @@ export function drive(source: CallSource, port: Port, options: DriveOptions): Dr
   port.reset(options.fixtures);
   playUntilStopped(source, emit);
   const records = kept.map((raw) => format(raw, options.className, options.tolerance ?? {}));
-  return { records, totalCalls: index, divergedAt, diverged, thrown };
+  return {
+    records,
+    totalCalls: index,
+    divergedAt,
+    diverged,
+    ...(divergedAt === undefined ? {} : { after }),
+    thrown,
+  };
 }
 
 function playUntilStopped(source: CallSource, emit: (call: Call) => void): void {

@@ -3,9 +3,15 @@
 // that answers every call before the learner's first wrong one as expected, and then answers (or
 // throws) exactly as the learner's code did there, fails the case the same way. Its trap is then the
 // likely cause. These are the judge's own classes, run beside the reference, never the learner's.
+//
+// The calls after the first wrong one tell more: a known mistake of the case's own trap that never
+// gets wrong a field the learner's code got wrong there is not the learner's mistake, however alike
+// the first wrong answer. A leaky bucket built as a meter and a queue that counts its running
+// request both answer a new key's first request with one place too few; only the meter then starts
+// the next request at once, and the queue's own case shows it.
 import type { KnownMistake } from '../outcome.ts';
 import { isThrows, type CallSource, type FixtureSpec } from '../../suite.ts';
-import { deepEquals, invoke, isPlainObject, type Equals } from './drive.ts';
+import { deepEquals, invoke, isPlainObject, type Equals, type LaterReply } from './drive.ts';
 import { directPort, type LearnerError, type Reply } from './port.ts';
 import type { KnownWrong } from './runner.ts';
 
@@ -21,6 +27,10 @@ export interface MimicRequest {
   equals: Equals;
   divergedAt: number;
   diverged: { actual: unknown; threw?: LearnerError };
+  /** How the learner's calls after divergedAt went (the few the judge kept). */
+  after?: LaterReply[];
+  /** The case's own trap: its known mistakes are checked for going wrong as the learner did. */
+  trap?: string | null;
   /** CPU time the replays may take in all; past it, the answer is what was found so far. */
   budgetMs: number;
   cpuMs: () => number;
@@ -56,7 +66,43 @@ function answersAsExpected(expected: unknown, reply: Reply, equals: Equals): boo
   return reply.ok && equals(expected, reply.value);
 }
 
+/** What an answer got wrong: its fields that differ (or the whole answer), or that it threw. */
+function wrongParts(expected: unknown, reply: Reply, equals: Equals): string[] {
+  if (!reply.ok) return isThrows(expected) ? [] : ['(throws)'];
+  if (isThrows(expected)) return ['(answer)'];
+  if (equals.custom || !isPlainObject(expected) || !isPlainObject(reply.value)) {
+    return equals(expected, reply.value) ? [] : ['(answer)'];
+  }
+  const actual = reply.value;
+  // The suite's own comparison, one field at a time (its tolerances apply).
+  return Object.keys(expected).filter(
+    (key) =>
+      !equals({ [key]: expected[key] }, Object.hasOwn(actual, key) ? { [key]: actual[key] } : {}),
+  );
+}
+
+/** A learner's reply as the mimic compares it. */
+const asReply = (actual: unknown, threw?: LearnerError): Reply =>
+  threw ? { ok: false, error: threw } : { ok: true, value: actual };
+
 export function knownMistakes(request: MimicRequest): KnownMistake[] {
+  return replayMistakes(request).found;
+}
+
+/**
+ * The known mistakes that fail the case as the learner did (`found`), and the case's own trap's
+ * known mistakes that, played through the calls the judge saw after the divergence, never get
+ * wrong some field the learner's code got wrong there (`unlike`: not the learner's mistake).
+ */
+export function replayMistakes(request: MimicRequest): {
+  found: KnownMistake[];
+  unlike: string[];
+} {
+  const found = mimicking(request);
+  return { found, unlike: unlikeOwn(request) };
+}
+
+function mimicking(request: MimicRequest): KnownMistake[] {
   const { divergedAt, className, equals } = request;
   if (divergedAt > MIMIC_MAX_CALLS) return [];
   const deadline = request.cpuMs() + request.budgetMs;
@@ -97,4 +143,60 @@ export function knownMistakes(request: MimicRequest): KnownMistake[] {
     if (same) found.push({ file: wrong.file, trap: wrong.trap });
   }
   return found;
+}
+
+/** The case's own trap's known mistakes that never go wrong on a part the learner's code did. */
+function unlikeOwn(request: MimicRequest): string[] {
+  const { divergedAt, className, equals, trap } = request;
+  const after = request.after ?? [];
+  const own = request.wrongs.filter(
+    (w) =>
+      trap != null &&
+      w.trap === trap &&
+      w.verdict !== 'time-limit-exceeded' &&
+      w.verdict !== 'memory-limit-exceeded',
+  );
+  if (own.length === 0 || divergedAt > MIMIC_MAX_CALLS) return [];
+  const last = divergedAt + after.length;
+  const deadline = request.cpuMs() + request.budgetMs;
+  const hasFixtures = Object.keys(request.fixtures ?? {}).length > 0;
+  const unlike: string[] = [];
+  for (const wrong of own) {
+    const cls = wrong.find(className);
+    if (cls === undefined) continue;
+    const port = directPort(cls);
+    const theirs = new Set<string>();
+    const learnerWrong = new Set<string>();
+    let outOfTime = false;
+    try {
+      port.reset(request.fixtures);
+      let index = 0;
+      request.source((call) => {
+        if (request.cpuMs() > deadline) {
+          outOfTime = true;
+          throw STOP;
+        }
+        const reply = invoke(call, port, className, hasFixtures);
+        // Theirs from the first call (they may go wrong earlier), the learner's from the divergence.
+        for (const part of wrongParts(call.expected, reply, equals)) theirs.add(part);
+        if (index >= divergedAt) {
+          const learner =
+            index === divergedAt
+              ? asReply(request.diverged.actual, request.diverged.threw)
+              : asReply(
+                  after[index - divergedAt - 1]?.actual,
+                  after[index - divergedAt - 1]?.threw,
+                );
+          for (const part of wrongParts(call.expected, learner, equals)) learnerWrong.add(part);
+        }
+        index++;
+        if (index > last) throw STOP;
+      });
+    } catch (error) {
+      if (error !== STOP) continue;
+    }
+    if (outOfTime) break;
+    if ([...learnerWrong].some((part) => !theirs.has(part))) unlike.push(wrong.file);
+  }
+  return unlike;
 }

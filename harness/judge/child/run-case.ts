@@ -27,7 +27,7 @@ import {
   type Thrown,
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
-import { knownMistakes } from './mimic.ts';
+import { replayMistakes } from './mimic.ts';
 import { directPort, type Port } from './port.ts';
 import type { KnownWrong } from './runner.ts';
 import { learnerStack } from './stack.ts';
@@ -119,7 +119,7 @@ function withMistakes(
       : played;
   if (!failed || result.notImplemented || !ctx.wrongs?.length || result.ms > limit) return result;
   if (driven.divergedAt === undefined || driven.diverged === undefined) return result;
-  const mimics = knownMistakes({
+  const { found: mimics, unlike } = replayMistakes({
     wrongs: ctx.wrongs,
     className: ctx.className,
     source,
@@ -127,6 +127,8 @@ function withMistakes(
     equals,
     divergedAt: driven.divergedAt,
     diverged: driven.diverged,
+    ...(driven.after ? { after: driven.after } : {}),
+    trap: c.trap,
     budgetMs: Math.min(MIMIC_BUDGET_MS, limit / 2),
     cpuMs,
   });
@@ -140,7 +142,8 @@ function withMistakes(
   if (trap !== undefined && result.ms * 4 <= limit && passesAlone(c, ctx, source, equals)) {
     mimics.push({ file: OBSERVED_SHARED_STATE, trap });
   }
-  return mimics.length > 0 ? { ...result, mimics } : result;
+  const seen = unlike.length > 0 ? { ...result, unlike } : result;
+  return mimics.length > 0 ? { ...seen, mimics } : seen;
 }
 
 /** How a suite compares an answer with the one expected. */
