@@ -34,7 +34,6 @@ export const REPLY = {
 /** The most items a long list may have to cross as a list of numbers or plain JSON. */
 export const LIST_MAX = 10_000_000;
 
-
 /** Fields or items a reply carries in slots; larger answers travel as text. */
 export const FLAT_MAX = 24;
 export const OUT_SLOTS = 2 + 2 * FLAT_MAX;
