@@ -12,6 +12,7 @@ import {
   DESIGN_TEST_TEMPLATE,
   FILES,
   fill,
+  FUNCTION_TEMPLATES,
   LIMITER_TEMPLATES,
   MARKER,
   TEMPLATES_DIR,
@@ -45,6 +46,7 @@ describe('the templates', () => {
     const used = [
       ...FILES.map(([, , template]) => template),
       ...Object.values(LIMITER_TEMPLATES),
+      ...Object.values(FUNCTION_TEMPLATES),
       DESIGN_TEST_TEMPLATE,
     ];
     expect([...new Set(used)].sort()).toEqual([...templates].sort());
@@ -55,7 +57,15 @@ describe('the templates', () => {
   });
 
   test('use only the placeholders new-problem fills', () => {
-    const values = { DIR: 'd', ID: 'i', CLASS: 'C', TITLE: 't', DIFFICULTY: 'Easy', ORDER: '1' };
+    const values = {
+      DIR: 'd',
+      ID: 'i',
+      CLASS: 'C',
+      FUNCTION: 'f',
+      TITLE: 't',
+      DIFFICULTY: 'Easy',
+      ORDER: '1',
+    };
     for (const template of templates) {
       const text = readFileSync(path.join(TEMPLATES_DIR, template), 'utf8');
       expect(fill(text, values)).not.toMatch(/\{\{|\}\}/);
@@ -225,6 +235,7 @@ describe('npm run new-problem', () => {
         // The stub is a real stub from the start: its methods throw "Not implemented".
         [`${NEW} the untouched stub is not started`]: 'passed',
         [`${NEW} the statement shows exactly the example cases`]: 'failed',
+        [`${NEW} the suite drives what problem.json says the learner exports`]: 'passed',
         [`${NEW} every hidden case names its trap and carries a hint`]: 'passed',
         [`${NEW} keeps known-wrong implementations`]: 'passed',
         [`${NEW} mistakes/todo-bug.ts is caught by the trap it embodies`]: 'failed',

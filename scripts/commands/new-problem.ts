@@ -1,12 +1,13 @@
-// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`: the
-// skeleton of a new problem, made from scripts/templates/: every file a problem needs, its list of
-// equivalent mutants included. A rate limiter (`--limiter`) gets the contract's class shape, a suite
-// that starts from the limiters' shared call builder, and the design test every limiter kata has
-// (test/design/<dir>.test.ts: the reference against the contract by brute force). Every file it
-// writes holds the marker TODO(new-problem), and the project's tests fail while any is left
-// (test/templates.test.ts), as they do on the placeholder reference, suite and known-wrong
-// implementation: a half-made problem can never pass CI. The files do typecheck and lint, so that
-// the failing tests are the only thing left to fix.
+// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`, or
+// `--function <name>` instead of `--class`: the skeleton of a new problem, made from
+// scripts/templates/: every file a problem needs, its list of equivalent mutants included. A rate
+// limiter (`--limiter`) gets the contract's class shape, a suite that starts from the limiters'
+// shared call builder, and the design test every limiter kata has (test/design/<dir>.test.ts: the
+// reference against the contract by brute force); a function problem gets the templates named
+// function-*. Every file it writes holds the marker TODO(new-problem), and the project's tests fail
+// while any is left (test/templates.test.ts), as they do on the placeholder reference, suite and
+// known-wrong implementation: a half-made problem can never pass CI. The files do typecheck and
+// lint, so that the failing tests are the only thing left to fix.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
@@ -21,6 +22,7 @@ export const MARKER = 'TODO(new-problem)';
 
 const DIR_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const CLASS_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
+const FUNCTION_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 const DIFFICULTIES: Difficulty[] = ['Easy', 'Medium', 'Hard'];
 
 /** Each file made, as [where it goes (problems/ or solutions/, then the path), its template]. */
@@ -53,8 +55,25 @@ export const LIMITER_TEMPLATES: Record<string, string> = {
 /** A limiter's design test, test/design/<dir>.test.ts: its reference against the contract. */
 export const DESIGN_TEST_TEMPLATE = 'limiter-design.test.ts.tmpl';
 
-/** The template a file is made from: a limiter's own where it has one. */
-export function templateFor(root: string, file: string, template: string, limiter: boolean) {
+/** A function problem's own templates, by the class problem's template they replace. */
+export const FUNCTION_TEMPLATES: Record<string, string> = {
+  'README.md.tmpl': 'function-readme.md.tmpl',
+  'problem.json.tmpl': 'function-problem.json.tmpl',
+  'reference.ts.tmpl': 'function-reference.ts.tmpl',
+  'stub.ts.tmpl': 'function-stub.ts.tmpl',
+  'suite.ts.tmpl': 'function-suite.ts.tmpl',
+  'mistake.ts.tmpl': 'function-mistake.ts.tmpl',
+};
+
+/** The template a file is made from: a limiter's or a function problem's own where it has one. */
+export function templateFor(
+  root: string,
+  file: string,
+  template: string,
+  limiter: boolean,
+  asFunction = false,
+): string {
+  if (asFunction) return FUNCTION_TEMPLATES[template] ?? template;
   return (limiter && LIMITER_TEMPLATES[`${root}/${file}`]) || template;
 }
 
@@ -95,6 +114,7 @@ function validate(
   dir: string | undefined,
   className: string | undefined,
   roots: Roots,
+  functionName: string | undefined,
   limiter: boolean,
 ): void {
   const usage = 'npm run new-problem -- <dir> --class <ClassName>';
@@ -104,8 +124,18 @@ function validate(
       `"${shownArg(dir)}" is not a folder name in lower-case kebab case, like 1234-sliding-window-log`,
     );
   }
-  if (className === undefined) throw new UsageError(`name the class with --class: ${usage}`);
-  if (!CLASS_PATTERN.test(className)) {
+  if (functionName !== undefined) {
+    if (className !== undefined || limiter === true) {
+      throw new UsageError('a problem exports a class or a function: --function goes alone');
+    }
+    if (!FUNCTION_PATTERN.test(functionName)) {
+      throw new UsageError(
+        `"${shownArg(functionName)}" is not a function name in camelCase, like maxSlidingWindow`,
+      );
+    }
+  } else if (className === undefined) {
+    throw new UsageError(`name the class with --class (or a function with --function): ${usage}`);
+  } else if (!CLASS_PATTERN.test(className)) {
     throw new UsageError(
       `"${shownArg(className)}" is not a class name in PascalCase, like SlidingWindowLog`,
     );
@@ -130,13 +160,21 @@ export async function newProblem(
     command: 'new-problem',
     args: '<dir>',
     maxArgs: 1,
-    synopsis: ['npm run new-problem -- <dir> --class <ClassName> [options]'],
+    synopsis: [
+      'npm run new-problem -- <dir> --class <ClassName> [options]',
+      'npm run new-problem -- <dir> --function <name> [options]',
+    ],
     summary: 'Makes the skeleton of a new problem from scripts/templates/.',
     options: {
       class: {
         type: 'string',
         value: 'NAME',
-        help: 'the class to export, in PascalCase (required)',
+        help: 'the class to export, in PascalCase (or --function)',
+      },
+      function: {
+        type: 'string',
+        value: 'NAME',
+        help: 'a function problem: the function to export, in camelCase',
       },
       title: { type: 'string', value: 'TEXT', help: 'the title (by default, made from <dir>)' },
       difficulty: {
@@ -155,7 +193,8 @@ export async function newProblem(
   });
   const dir = positionals[0];
   const limiter = values.limiter === true;
-  validate(dir, values.class, roots, limiter);
+  validate(dir, values.class, roots, values.function, limiter);
+  const asFunction = values.function !== undefined;
   const difficulty = values.difficulty as Difficulty;
   if (!DIFFICULTIES.includes(difficulty)) {
     throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
@@ -167,7 +206,8 @@ export async function newProblem(
   const placeholders: Record<string, string> = {
     DIR: name,
     ID: id,
-    CLASS: values.class as string,
+    CLASS: values.class ?? '',
+    FUNCTION: values.function ?? '',
     TITLE: values.title?.trim() || titleFrom(name),
     DIFFICULTY: difficulty,
     ORDER: String(order),
@@ -178,7 +218,7 @@ export async function newProblem(
   let target = '';
   const made: [target: string, template: string][] = FILES.map(([root, file, template]) => [
     path.join(roots[root], name, file),
-    templateFor(root, file, template, limiter),
+    templateFor(root, file, template, limiter, asFunction),
   ]);
   if (limiter) made.push([designTestFile(roots, name), DESIGN_TEST_TEMPLATE]);
   try {

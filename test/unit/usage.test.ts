@@ -42,7 +42,7 @@ const COMMANDS: [name: string, command: Command, options: string[], takes: strin
   [
     'new-problem',
     newProblem,
-    ['--class', '--title', '--difficulty', '--limiter', '--help'],
+    ['--class', '--function', '--title', '--difficulty', '--limiter', '--help'],
     '<dir> only',
   ],
   ['check-problem', checkProblem, ['--mutate', '--help'], '<problem> only'],

@@ -1,6 +1,6 @@
 // Plays a sequence of calls against a class and records how each one went. This is the only place
 // learner methods are called, so it is where their exceptions are caught and classified.
-import { CUT, formatArgs, formatValue } from '../format-value.ts';
+import { CUT, formatArgs, formatValue, SHOWN_ITEMS } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
@@ -132,7 +132,10 @@ export function isNotImplemented(error: LearnerError): boolean {
   return error.isError && error.message.startsWith(NOT_IMPLEMENTED_PREFIX);
 }
 
-/** Sends one call where it belongs: the constructor, a fixture's control, or an instance. */
+/**
+ * Sends one call where it belongs: the constructor, a fixture's control, or an instance. In a
+ * function problem every call is named as the export, so goes to `construct`, which then calls it.
+ */
 export function invoke(
   call: Call,
   port: Port,
@@ -175,7 +178,8 @@ export function format(
   const { call } = raw;
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`
-    : formatValue(call.method === className ? null : call.expected);
+    : // A constructor expects nothing; a function problem's call (named as its export) expects an answer.
+      formatValue(call.method === className ? (call.expected ?? null) : call.expected);
   const actual = raw.didThrow
     ? `throws ${raw.threw?.isError ? `${raw.threw.name}: ${raw.threw.message}` : raw.threw?.message}`
     : formatValue(raw.actual);
@@ -190,6 +194,12 @@ export function format(
   if (raw.note) record.note = raw.note;
   // Instance 0 is every call's target unless a case drives several: only others are marked.
   if (call.target !== undefined && call.target !== 0) record.target = call.target;
+  const cut = record.expected.endsWith(CUT) || record.actual.endsWith(CUT);
+  const lists = Array.isArray(call.expected) && Array.isArray(raw.actual);
+  if (!raw.ok && !raw.didThrow && lists && (cut || longList(call.expected, raw.actual))) {
+    // A long list (a function problem's answer) shown in part, both alike there: where it differs.
+    record.differences = listDifference(call.expected as unknown[], raw.actual as unknown[]);
+  }
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
     const fields = differingFields(call.expected, raw.actual, tolerance);
     record.fields = fields;
@@ -202,6 +212,34 @@ export function format(
     }
   }
   return record;
+}
+
+/** Whether formatValue shows only the start of either list. */
+const longList = (expected: unknown, actual: unknown): boolean =>
+  (expected as unknown[]).length > SHOWN_ITEMS || (actual as unknown[]).length > SHOWN_ITEMS;
+
+/** Where two lists first differ: their lengths, or the first item that is not the same. */
+function listDifference(
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+): NonNullable<CallRecord['differences']> {
+  const at = expected.findIndex((item, i) => i >= actual.length || !deepEquals(item, actual[i]));
+  const found: NonNullable<CallRecord['differences']> = [];
+  if (expected.length !== actual.length) {
+    found.push({
+      field: 'length',
+      expected: String(expected.length),
+      actual: String(actual.length),
+    });
+  }
+  if (at >= 0 && at < actual.length) {
+    found.push({
+      field: `[${at}]`,
+      expected: formatValue(expected[at]),
+      actual: formatValue(actual[at]),
+    });
+  }
+  return found;
 }
 
 /** Differences shown for one answer: enough to see the pattern. */
