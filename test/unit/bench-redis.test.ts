@@ -1,6 +1,6 @@
 // `npm run bench -- redis`: what starting and stopping the judge's Redis costs a command.
 import { describe, expect, test } from 'vitest';
-import { benchRedis, measureRedisStart } from '../../scripts/bench-redis.ts';
+import { benchRedis, measureRedisStart, pathLine } from '../../scripts/bench-redis.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
 
 describe('bench redis', () => {
@@ -31,5 +31,19 @@ describe('bench redis', () => {
       else process.env.REDIS_SERVER = saved.server;
       if (saved.url !== undefined) process.env.REDIS_URL = saved.url;
     }
+  });
+
+  test('where the time goes: the total of the cases on the path, and the slowest first', () => {
+    const line = pathLine(
+      [
+        { name: 'example-1', wallMs: 120.4, cpuMs: 60 },
+        { name: 'mixed-traffic', wallMs: 300.2, cpuMs: 30 },
+        { name: 'bad-input', wallMs: 5, cpuMs: 4 },
+      ],
+      2,
+    );
+    expect(line).toBe(
+      '    cases on the path 426 ms; most: mixed-traffic 300 (CPU 30), example-1 120 (CPU 60)',
+    );
   });
 });
