@@ -79,6 +79,8 @@ export type Settled =
 
 /** How many scripts settle() stops in a row before it calls Redis broken (a case has ≤ 50 clients). */
 const SETTLE_ROUNDS = 200;
+/** waitUntil reads Redis's clock without sleeping for the last this many milliseconds. */
+const POLLED_MS = 3;
 /** How long the checks wait for a restarted server to answer again. */
 const RESTART_WAIT_MS = 5000;
 
@@ -253,7 +255,11 @@ export class AdminConnection implements RedisAdmin {
     for (;;) {
       const now = await this.now();
       if (now >= ms) return now;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, ms - now))));
+      // Slept until the last few milliseconds, which are read (TIME after TIME): a timer fires a
+      // millisecond or more late, and a case whose call must land on one exact millisecond (the
+      // edge of a window) then misses it by that much.
+      const left = ms - now - POLLED_MS;
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
     }
   }
 
