@@ -11,6 +11,7 @@ import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts'
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { CommandRedis } from '../harness/redis/session.ts';
+import { DEFAULT_WIDTH, wrap } from '../harness/terminal/wrap.ts';
 import { RedisStartError } from '../harness/redis/server.ts';
 import { watchKata } from './lib/watched-kata.ts';
 import { copyRepo } from './lib/repo-copy.ts';
@@ -149,14 +150,15 @@ export async function casesOnThePath(problem: Problem): Promise<CaseWall[]> {
   return walls;
 }
 
-/** The line of where the time goes: the total, and the cases that take the most. */
+/** Where the time goes, within 80 columns: the total, and the cases that take the most. */
 export function pathLine(walls: CaseWall[], shown = 5): string {
   const total = walls.reduce((sum, c) => sum + c.wallMs, 0);
   const top = [...walls]
     .sort((a, b) => b.wallMs - a.wallMs)
     .slice(0, shown)
-    .map((c) => `${c.name} ${Math.round(c.wallMs)} (CPU ${c.cpuMs})`);
-  return `    cases on the path ${Math.round(total)} ms; most: ${top.join(', ')}`;
+    .map((c) => `${c.name} ${Math.round(c.wallMs)}/${c.cpuMs}`);
+  const text = `cases ${Math.round(total)} ms; slowest (wall/CPU ms): ${top.join(', ')}`;
+  return wrap(`    ${text}`, DEFAULT_WIDTH, '      ');
 }
 
 /** The section's lines for the Redis katas in watch mode: save → verdict of a correct solution. */

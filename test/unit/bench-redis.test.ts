@@ -43,7 +43,13 @@ describe('bench redis', () => {
       2,
     );
     expect(line).toBe(
-      '    cases on the path 426 ms; most: mixed-traffic 300 (CPU 30), example-1 120 (CPU 60)',
+      '    cases 426 ms; slowest (wall/CPU ms): mixed-traffic 300/30, example-1 120/60',
     );
+    const names = ['concurrent-burst', 'mixed-traffic', 'edge-of-the-window', 'cluster-keys'];
+    const long = pathLine(names.map((name) => ({ name, wallMs: 1234, cpuMs: 123 })));
+    const rows = long.split('\n');
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(80);
+    expect(rows[1]).toMatch(/^ {6}\S/);
   });
 });
