@@ -37,6 +37,12 @@ export interface RedisAdmin {
   /** A read-only command of the judge's on the case's keys (ZCARD, HGETALL…), RESP2 reply. */
   read(args: string[]): Promise<unknown>;
   /**
+   * Writes a sorted set under the prefix, as other servers left it before the case (members, and
+   * when it expires): so that a case can hold units at every millisecond of a range, which calls
+   * of the learner's land on too unevenly to make. The key must not exist yet.
+   */
+  seed(key: string, members: [score: number, member: string][], expiresAt: number): Promise<void>;
+  /**
    * As after SCRIPT FLUSH, a restart or a failover, without touching the server (it may be a
    * user's): the learner's clients get NOSCRIPT for every script not loaded again since.
    */
@@ -315,6 +321,20 @@ export class AdminConnection implements RedisAdmin {
       throw new Error(`the judge reads with ${[...READS].join(', ')}: not ${name}`);
     this.mine(args[1] ?? '');
     return this.command(args);
+  }
+
+  async seed(
+    key: string,
+    members: [score: number, member: string][],
+    expiresAt: number,
+  ): Promise<void> {
+    this.mine(key);
+    if (Number(await this.command(['EXISTS', key])) !== 0) {
+      throw new Error(`the judge seeds only new keys: "${key}" exists`);
+    }
+    const args = members.flatMap(([score, member]) => [String(score), member]);
+    await this.command(['ZADD', key, ...args]);
+    await this.command(['PEXPIREAT', key, String(expiresAt)]);
   }
 
   forgetScripts(): void {
