@@ -1,6 +1,8 @@
-// `npm run bench -- --load [--rounds N] [--concurrency C] [--only <problem,...>]`: do verdicts hold
-// on a machine that has no CPU to spare? Background burners keep every core busy for the whole run
-// while every reference and every known-wrong implementation is graded N times, C grades at once,
+// `npm run bench -- --load [--rounds N] [--concurrency C] [--only <problem,...>] [--compat]
+// [--accepted] [--burners B]`: do verdicts hold on a machine that has no CPU to spare? Background
+// burners (B, one per core unless told) keep the cores busy for the whole run while every reference
+// and every known-wrong implementation (with --compat, also test/compat's files that must pass in
+// full; with --accepted, only the files that must be accepted) is graded N times, C grades at once,
 // each in an OS process of its own (a judge, with its own child), as C learners grading at once
 // would. A grade whose verdict is not the one its file is known to get is a flip; any flip fails the
 // run. A grade of a problem that requires Redis starts a redis-server of its own, as a learner's
@@ -38,6 +40,12 @@ export interface LoadOptions {
   concurrency: number;
   /** Problem names given with --only; empty for every problem. */
   only: string[];
+  /** Also test/compat's honest alternatives that must pass in full (see compatAlternatives). */
+  compat: boolean;
+  /** Only the files that must be accepted: no known-wrong file. */
+  accepted: boolean;
+  /** CPU burners beside the grades; undefined: one per core. */
+  burners?: number;
 }
 
 const positive = (flag: string, text: string | undefined, fallback: number): number => {
@@ -55,6 +63,9 @@ export function parseLoadArgs(argv: string[]): LoadOptions {
       rounds: { type: 'string' },
       concurrency: { type: 'string' },
       only: { type: 'string' },
+      compat: { type: 'boolean' },
+      accepted: { type: 'boolean' },
+      burners: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -65,10 +76,16 @@ export function parseLoadArgs(argv: string[]): LoadOptions {
     .map((name) => name.trim())
     .filter(Boolean);
   if (values.only !== undefined && only.length === 0) throw new Error('--only names no problem');
+  if (values.burners !== undefined && !/^\d{1,3}$/.test(values.burners)) {
+    throw new Error('--burners must be a whole number (0 for none)');
+  }
   return {
     rounds: positive('rounds', values.rounds, 20),
     concurrency: positive('concurrency', values.concurrency, 8),
     only,
+    compat: values.compat ?? false,
+    accepted: values.accepted ?? false,
+    ...(values.burners === undefined ? {} : { burners: Number(values.burners) }),
   };
 }
 
@@ -151,7 +168,7 @@ export const formatCase = (c: GradedCase): string =>
 export interface Solution {
   problem: Problem;
   file: string;
-  /** `solution.ts` for the reference, else `mistakes/<file>`. */
+  /** `solution.ts` for the reference, `compat/<file>` for a corpus alternative, else `mistakes/<file>`. */
   label: string;
   expected: Expected;
 }
@@ -198,16 +215,41 @@ export function skippedLine(skipped: { problem: Problem; unmet: Unmet }[]): stri
   );
 }
 
-/** Every problem's reference and known-wrong implementations, with what each must get. */
-async function solutionsOf(problems: Problem[]): Promise<Solution[]> {
+/**
+ * test/compat's files of a problem that must pass in full: `// expect: accepted` with
+ * `// expect-follow-ups: passed` (see test/compat/README.md), such as the honest alternatives
+ * to a Redis kata's reference.
+ */
+export function compatAlternatives(dir: string, root = path.join(REPO_ROOT, 'test', 'compat')) {
+  const folder = path.join(root, dir);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.ts'))
+    .sort()
+    .filter((name) => {
+      const source = readFileSync(path.join(folder, name), 'utf8');
+      return (
+        /^\/\/ expect: accepted$/m.test(source) && /^\/\/ expect-follow-ups: passed$/m.test(source)
+      );
+    })
+    .map((name) => path.join(folder, name));
+}
+
+/** Every problem's reference and known-wrong implementations (as asked), with what each must get. */
+async function solutionsOf(
+  problems: Problem[],
+  { compat, accepted }: Pick<LoadOptions, 'compat' | 'accepted'>,
+): Promise<Solution[]> {
   const all: Solution[] = [];
+  const inFull = { verdict: 'accepted', trap: null } as const;
   for (const problem of problems) {
-    all.push({
-      problem,
-      file: problem.referenceFile,
-      label: 'solution.ts',
-      expected: { verdict: 'accepted', trap: null },
-    });
+    all.push({ problem, file: problem.referenceFile, label: 'solution.ts', expected: inFull });
+    if (compat) {
+      for (const file of compatAlternatives(problem.dir)) {
+        all.push({ problem, file, label: `compat/${path.basename(file)}`, expected: inFull });
+      }
+    }
+    if (accepted) continue;
     for (const name of readdirSync(problem.mistakesDir)
       .filter((f) => f.endsWith('.ts'))
       .sort()) {
@@ -373,18 +415,19 @@ async function benchLoad(options: LoadOptions, chosen: Problem[]): Promise<numbe
     out('Nothing to grade: every problem chosen was skipped.');
     return 2;
   }
-  const solutions = await solutionsOf(problems);
+  const solutions = await solutionsOf(problems, options);
   const jobs = Array.from({ length: options.rounds }, (_, round) =>
     solutions.map((solution) => ({ solution, round: round + 1 })),
   ).flat();
   const cores = availableParallelism();
+  const burnerCount = options.burners ?? cores;
   out(
     `Grading ${solutions.length} files × ${options.rounds} rounds = ${jobs.length} grades, ` +
-      `${options.concurrency} at once, beside ${cores} CPU burners on ${cores} cores`,
+      `${options.concurrency} at once, beside ${burnerCount} CPU burners on ${cores} cores`,
   );
 
   // Everything started here is killed on the way out: at the end, on Ctrl-C, or when the bench throws.
-  const burners = Array.from({ length: cores }, () =>
+  const burners = Array.from({ length: burnerCount }, () =>
     spawn(process.execPath, ['-e', BURNER], { stdio: 'ignore' }),
   );
   const inFlight = new Set<ChildProcess>();

@@ -435,13 +435,28 @@ async function bench(args: string[]): Promise<number> {
         value: 'LIST',
         help: 'with --load or limits: only these problems, e.g. 933,token-bucket',
       },
+      compat: {
+        type: 'boolean',
+        help: "with --load: also test/compat's files that must pass in full",
+      },
+      accepted: {
+        type: 'boolean',
+        help: 'with --load: only the files that must be accepted (no known-wrong file)',
+      },
+      burners: {
+        type: 'string',
+        value: 'B',
+        help: 'with --load: CPU burners beside the grades (default one per core; 0: none)',
+      },
     },
     notes: ['Without a section, all four: limits, grade, watch and redis.'],
     example: 'npm run bench -- --load --rounds 2',
   });
   // 4. `--load`: verdicts under a saturated CPU, many grades at once (scripts/bench-load.ts).
   if (values.load) return loadMain(args);
-  const stray = (['rounds', 'concurrency'] as const).find((o) => values[o] !== undefined);
+  const stray = (['rounds', 'concurrency', 'compat', 'accepted', 'burners'] as const).find(
+    (o) => values[o] !== undefined,
+  );
   if (stray) throw new UsageError(`--${stray} goes with --load`);
   const only = positionals[0];
   if (only !== undefined && !SECTIONS.includes(only)) {

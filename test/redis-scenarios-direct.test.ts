@@ -88,6 +88,7 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
       waitUntil: (at) => admin.waitUntil(at),
       snapshot: () => admin.snapshot(),
       read: (args) => admin.read(args),
+      seed: (key, members, expiresAt) => admin.seed(key, members, expiresAt),
       forgetScripts: () => admin.forgetScripts(),
       freeze: () => admin.freeze(),
       refuseAll: (message) => admin.refuseAll(message),
@@ -185,14 +186,32 @@ describe.skipIf(!serverPath)('scenarios played in this process', () => {
     ]);
   }, 60_000);
 
+  test('the window’s edge is hit at the millisecond, however late the judge’s reads come', async () => {
+    // Reads 150 ms late put the call past the first key's seeded range: the next key's range moves.
+    const log = await kata('redis-sliding-window-log');
+    const edge = (name: string) => name === 'edge-of-the-window';
+    const offByOne = await log.wrong('trim-keeps-the-edge.ts');
+    for (const late of [0, 60, 150]) {
+      const judge = late === 0 ? admin : slowJudge(late);
+      expect(await failures(log.suite, log.reference, edge, judge), `${late} ms`).toEqual([]);
+      expect(await failures(log.suite, offByOne, edge, judge), `${late} ms`).toEqual([
+        'edge-of-the-window',
+      ]);
+    }
+  }, 60_000);
+
   test('the admin connection reads only the judge’s keys, and only with reads', async () => {
     await admin.clearKeys();
     await expect(admin.pttl('someone-else:k')).rejects.toThrow('only its own keys');
     await expect(admin.read(['DEL', `${PREFIX}k`])).rejects.toThrow('not DEL');
     await expect(admin.read(['GET', 'someone-else:k'])).rejects.toThrow('only its own keys');
+    // It writes only a new log of its own (a seeded sorted set).
+    await expect(admin.seed('someone-else:k', [[1, 'a']], 9e12)).rejects.toThrow('own keys');
+    await admin.seed(`${PREFIX}log`, [[1, 'a']], 9e12);
+    await expect(admin.seed(`${PREFIX}log`, [[2, 'b']], 9e12)).rejects.toThrow('exists');
     expect(await admin.read(['GET', `${PREFIX}missing`])).toBeNull();
     expect(await admin.pttl(`${PREFIX}missing`)).toBe(-2);
-    expect(await admin.keys()).toEqual([]);
+    expect(await admin.keys()).toEqual([`${PREFIX}log`]);
     const before = await admin.now();
     expect(await admin.waitUntil(before + 20)).toBeGreaterThanOrEqual(before + 20);
   });

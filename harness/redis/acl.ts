@@ -84,8 +84,9 @@ export function aclRules(keyPrefix: string, password: string, database: number):
 /**
  * The rules of the judge's checks user (admin.ts, in the child that runs learner code): it reads the
  * judgement's keys, Redis's clock and what scripts did, and stops a learner's script that runs past
- * its deadline; it cannot write outside the prefix, flush, reconfigure, or manage users, so that the
- * child holds no credential worth stealing. On the judge's own server it may also SHUTDOWN: the
+ * its deadline, and writes a state other servers left (a log, ZADD and PEXPIREAT: admin.ts's seed);
+ * it cannot write outside the prefix, flush, reconfigure, or manage users, so that the child holds
+ * no credential worth stealing. On the judge's own server it may also SHUTDOWN: the
  * only way to stop a script that wrote (the guardian starts the server again, see guardian.ts).
  */
 export function checksRules(
@@ -106,6 +107,8 @@ export function checksRules(
     '+@connection',
     '-@dangerous',
     '+time',
+    '+zadd',
+    '+pexpireat',
     '+scan',
     '+unlink',
     '+echo',

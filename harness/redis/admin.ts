@@ -37,6 +37,12 @@ export interface RedisAdmin {
   /** A read-only command of the judge's on the case's keys (ZCARD, HGETALL…), RESP2 reply. */
   read(args: string[]): Promise<unknown>;
   /**
+   * Writes a sorted set under the prefix, as other servers left it before the case (members, and
+   * when it expires): so that a case can hold units at every millisecond of a range, which calls
+   * of the learner's land on too unevenly to make. The key must not exist yet.
+   */
+  seed(key: string, members: [score: number, member: string][], expiresAt: number): Promise<void>;
+  /**
    * As after SCRIPT FLUSH, a restart or a failover, without touching the server (it may be a
    * user's): the learner's clients get NOSCRIPT for every script not loaded again since.
    */
@@ -79,6 +85,8 @@ export type Settled =
 
 /** How many scripts settle() stops in a row before it calls Redis broken (a case has ≤ 50 clients). */
 const SETTLE_ROUNDS = 200;
+/** waitUntil reads Redis's clock without sleeping for the last this many milliseconds. */
+const POLLED_MS = 3;
 /** How long the checks wait for a restarted server to answer again. */
 const RESTART_WAIT_MS = 5000;
 
@@ -253,7 +261,11 @@ export class AdminConnection implements RedisAdmin {
     for (;;) {
       const now = await this.now();
       if (now >= ms) return now;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, ms - now))));
+      // Slept until the last few milliseconds, which are read (TIME after TIME): a timer fires a
+      // millisecond or more late, and a case whose call must land on one exact millisecond (the
+      // edge of a window) then misses it by that much.
+      const left = ms - now - POLLED_MS;
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
     }
   }
 
@@ -309,6 +321,20 @@ export class AdminConnection implements RedisAdmin {
       throw new Error(`the judge reads with ${[...READS].join(', ')}: not ${name}`);
     this.mine(args[1] ?? '');
     return this.command(args);
+  }
+
+  async seed(
+    key: string,
+    members: [score: number, member: string][],
+    expiresAt: number,
+  ): Promise<void> {
+    this.mine(key);
+    if (Number(await this.command(['EXISTS', key])) !== 0) {
+      throw new Error(`the judge seeds only new keys: "${key}" exists`);
+    }
+    const args = members.flatMap(([score, member]) => [String(score), member]);
+    await this.command(['ZADD', key, ...args]);
+    await this.command(['PEXPIREAT', key, String(expiresAt)]);
   }
 
   forgetScripts(): void {

@@ -51,6 +51,9 @@ interface Connection {
   waiting: Set<() => void>;
 }
 
+/** The longest a case waits for its clients to connect before it runs: then their commands wait. */
+const CONNECT_WAIT_MS = 5000;
+
 let loading: Promise<typeof import('redis')> | undefined;
 /**
  * The redis package, loaded once, on demand: it costs hundreds of ms of CPU (hundreds of modules)
@@ -193,6 +196,22 @@ export class RedisFacadeHost implements OutboundHost {
     return this.warmed;
   }
 
+  /**
+   * Once every connection open now has connected (or failed to, or CONNECT_WAIT_MS has passed): the
+   * statement hands learner code a client that is connected, so the time a connection takes to open
+   * must not count against the learner's own deadline for its first command (on a busy machine,
+   * fifty connections opening at once took longer than a solution's whole deadline).
+   */
+  connected(): Promise<void> {
+    const opening = [...this.connections.values()].map((c) => c.ready.then(() => undefined));
+    if (opening.length === 0) return Promise.resolve();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CONNECT_WAIT_MS);
+    });
+    return Promise.race([Promise.allSettled(opening), cap]).then(() => clearTimeout(timer));
+  }
+
   reset(fixtures: readonly { name: string; args: readonly unknown[] }[]): void {
     this.closeAll();
     this.frozen = false;
@@ -221,6 +240,7 @@ export class RedisFacadeHost implements OutboundHost {
         }
       },
       dispatch: (request, answer) => this.dispatch(request, answer),
+      connected: () => this.connected(),
       close: () => Promise.resolve(),
     };
   }

@@ -303,6 +303,10 @@ async function openKata(
   }
   // Watching goes on: the learner can fix the state folder meanwhile.
   if (unsaved) io.err(`error: ${errorLine(unsaved.message)}`);
+  // The next save's Redis is started while the learner edits, as the spare child is: a save then
+  // waits for no server start. One that fails here fails again, and is said, when a save needs it.
+  const prepareNext = (): void => void redis.prepare(problem).catch(() => undefined);
+  prepareNext();
 
   // Only the file itself: should solution.ts become a folder (or a link to /), what is inside it is
   // never walked; judging it says in one line that it is not a file.
@@ -349,6 +353,7 @@ async function openKata(
           redis,
         );
         if (current === controller) current = undefined;
+        if (!quitting) prepareNext();
         if (judged.cancelled) return;
         if (judged.unsaved) io.err(`error: ${errorLine(judged.unsaved.message)}`);
         io.out(`\n${footer(judged.verdict)}`);

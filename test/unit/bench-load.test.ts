@@ -1,8 +1,12 @@
 // The pure parts of `npm run bench -- --load`: its arguments, and what counts as a flip. The run
 // itself takes minutes on a saturated machine, and is not repeated here.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   backstopShare,
+  compatAlternatives,
   caughtBySkipOnly,
   describeExpected,
   flipOf,
@@ -17,14 +21,50 @@ import {
 } from '../../scripts/bench-load.ts';
 
 describe('arguments', () => {
-  test('defaults: 20 rounds, 8 grades at once, every problem', () => {
-    expect(parseLoadArgs(['--load'])).toEqual({ rounds: 20, concurrency: 8, only: [] });
+  test('defaults: 20 rounds, 8 grades at once, every problem, its known files, burners per core', () => {
+    expect(parseLoadArgs(['--load'])).toEqual({
+      rounds: 20,
+      concurrency: 8,
+      only: [],
+      compat: false,
+      accepted: false,
+    });
   });
 
   test('rounds, concurrency and a list of problems', () => {
     expect(
       parseLoadArgs(['--load', '--rounds', '3', '--concurrency=4', '--only', '933, token-bucket']),
-    ).toEqual({ rounds: 3, concurrency: 4, only: ['933', 'token-bucket'] });
+    ).toEqual({
+      rounds: 3,
+      concurrency: 4,
+      only: ['933', 'token-bucket'],
+      compat: false,
+      accepted: false,
+    });
+  });
+
+  test('the accepted files alone, the corpus alternatives too, and no burners', () => {
+    expect(parseLoadArgs(['--load', '--accepted', '--compat', '--burners', '0'])).toMatchObject({
+      compat: true,
+      accepted: true,
+      burners: 0,
+    });
+  });
+
+  test('the corpus alternatives of a problem are its files that must pass in full', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'bench-load-compat-'));
+    try {
+      mkdirSync(path.join(root, 'p'));
+      const write = (name: string, header: string): void =>
+        writeFileSync(path.join(root, 'p', name), `${header}\nexport class A {}\n`);
+      write('full.ts', '// expect: accepted\n// expect-follow-ups: passed');
+      write('core-only.ts', '// expect: accepted');
+      write('wrong.ts', '// expect: wrong-answer same-semantics\n// expect-follow-ups: passed');
+      expect(compatAlternatives('p', root)).toEqual([path.join(root, 'p', 'full.ts')]);
+      expect(compatAlternatives('none', root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test.each([
@@ -34,6 +74,7 @@ describe('arguments', () => {
     [['--load', '--only', ','], '--only names no problem'],
     [['--load', 'extra'], 'unexpected argument "extra"'],
     [['--load', '--fast'], /fast/],
+    [['--load', '--burners', 'two'], '--burners must be a whole number (0 for none)'],
   ])('%j is refused', (argv, message) => {
     expect(() => parseLoadArgs(argv)).toThrow(message);
   });

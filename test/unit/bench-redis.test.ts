@@ -1,6 +1,6 @@
 // `npm run bench -- redis`: what starting and stopping the judge's Redis costs a command.
 import { describe, expect, test } from 'vitest';
-import { benchRedis, measureRedisStart } from '../../scripts/bench-redis.ts';
+import { benchRedis, measureRedisStart, pathLine } from '../../scripts/bench-redis.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
 
 describe('bench redis', () => {
@@ -31,5 +31,25 @@ describe('bench redis', () => {
       else process.env.REDIS_SERVER = saved.server;
       if (saved.url !== undefined) process.env.REDIS_URL = saved.url;
     }
+  });
+
+  test('where the time goes: the total of the cases on the path, and the slowest first', () => {
+    const line = pathLine(
+      [
+        { name: 'example-1', wallMs: 120.4, cpuMs: 60 },
+        { name: 'mixed-traffic', wallMs: 300.2, cpuMs: 30 },
+        { name: 'bad-input', wallMs: 5, cpuMs: 4 },
+      ],
+      2,
+    );
+    expect(line).toBe(
+      '    cases 426 ms; slowest (wall/CPU ms): mixed-traffic 300/30, example-1 120/60',
+    );
+    const names = ['concurrent-burst', 'mixed-traffic', 'edge-of-the-window', 'cluster-keys'];
+    const long = pathLine(names.map((name) => ({ name, wallMs: 1234, cpuMs: 123 })));
+    const rows = long.split('\n');
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(80);
+    expect(rows[1]).toMatch(/^ {6}\S/);
   });
 });

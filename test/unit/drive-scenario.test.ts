@@ -67,6 +67,47 @@ describe('driveScenario', () => {
     ]);
   });
 
+  test('a call waits until the clients made before it have connected, once for all of them', async () => {
+    const events: string[] = [];
+    let open: () => void = () => {};
+    const port = directPort(Counter as never);
+    port.connected = () => {
+      events.push('connecting');
+      return new Promise<void>((resolve) => {
+        open = () => {
+          events.push('connected');
+          resolve();
+        };
+      });
+    };
+    const construct = port.construct.bind(port);
+    port.construct = (target, args) => {
+      events.push('construct');
+      return construct(target, args);
+    };
+    const begin = port.begin!.bind(port);
+    port.begin = (target, method, args) => {
+      events.push(method);
+      return begin(target, method, args);
+    };
+    const driven = driveScenario(
+      scenario(async (play) => {
+        const a = await play.construct([2]);
+        const b = await play.construct([2]);
+        await play.call(a, 'allow', [], { allowed: true, used: 1 });
+        await play.call(b, 'allow', [], { allowed: true, used: 1 });
+      }),
+      port,
+      options,
+      {},
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual(['construct', 'construct', 'connecting']);
+    open();
+    expect((await driven).divergedAt).toBeUndefined();
+    expect(events).toEqual(['construct', 'construct', 'connecting', 'connected', 'allow', 'allow']);
+  });
+
   test('a wrong answer ends the script at its row, with the oracle’s expectation shown', async () => {
     let after = false;
     const result = await run(async (play) => {

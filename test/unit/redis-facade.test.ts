@@ -493,6 +493,22 @@ describe.skipIf(!serverPath)('the Redis facade, sealed in a realm', () => {
     expect(await clients()).toBe(before);
   });
 
+  test('connected() resolves once every client of the case is open, before any command', async () => {
+    const before = await clients();
+    const realm = new LearnerRealm([redisClient().source]);
+    const host = new RedisFacadeHost(server.url);
+    realm.attachOutbound(host);
+    realm.reset(Object.fromEntries([0, 1, 2, 3].map((i) => [`r${i}`, redisClient()])));
+    await realm.connected();
+    expect(await clients()).toBe(before + 4);
+    // A server that is not there: connected() still resolves, and the commands say why.
+    const nowhere = new RedisFacadeHost('redis://127.0.0.1:1');
+    nowhere.reset([{ name: 'r0', args: [] }]);
+    await nowhere.connected();
+    await nowhere.close();
+    await host.close();
+  });
+
   test('run directly, as the reference is, the class gets the same facade and the same answers', async () => {
     const Counter = new Function(`${LEARNER}; return Counter;`)() as AnyClass;
     const host = new RedisFacadeHost(server.url);

@@ -84,13 +84,26 @@ export async function driveScenario(
     }
   };
 
+  /**
+   * Clients made since the last call may still be connecting: the statement hands learner code
+   * connected clients, so a call waits for them (all at once) before it starts its own clock.
+   */
+  let connecting = true;
+  const connected = async (): Promise<void> => {
+    if (!connecting) return;
+    connecting = false;
+    await port.connected?.();
+  };
+
   const play: Play = {
     async construct(args, expected: null | Throws = null) {
       const call: Call = { method: className, args, expected, target: instances };
       settleRow(await playCall(call, records.length, port, options, hasFixtures));
+      connecting = true;
       return instances++;
     },
     async call(target, method, args, expected) {
+      await connected();
       const oracle =
         typeof expected === 'function' ? (expected as (a: unknown) => unknown) : undefined;
       const call: Call = { method, args, expected: oracle ? undefined : expected, target };
@@ -99,6 +112,7 @@ export async function driveScenario(
       return played.actual;
     },
     async parallel(calls: ParallelCall[], where, between) {
+      await connected();
       const answers: unknown[] = [];
       const band = typeof between === 'function' ? between : undefined;
       const first: [number, number] = band ? [0, calls.length] : (between as [number, number]);

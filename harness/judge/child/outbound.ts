@@ -26,6 +26,11 @@ export interface OutboundHost {
   reset(fixtures: readonly { name: string; args: readonly unknown[] }[]): void;
   /** Carries one request; calls `answer` once, when it is done (an error is an answer too). */
   dispatch(request: OutboundRequest, answer: (answer: OutboundAnswer) => void): void;
+  /**
+   * Optional: resolves once the connections opened so far have connected or failed (never
+   * rejects), so that a case can hand learner code clients that are connected, as it says.
+   */
+  connected?(): Promise<void>;
   /** Closes everything; the host is not used again. */
   close(): Promise<void>;
 }

@@ -59,6 +59,8 @@ export interface Port {
    * service. Called while an answer is awaited.
    */
   pump?(): void;
+  /** Optional: resolves once the outbound fixtures made so far have connected (or failed to). */
+  connected?(): Promise<void>;
 }
 
 export const NOT_CONSTRUCTED = (className: string, method: string): string =>

@@ -498,6 +498,11 @@ export class LearnerRealm implements Port {
     this.outboundHost = host;
   }
 
+  /** Once the outbound fixtures' connections have opened (see OutboundHost.connected). */
+  connected(): Promise<void> {
+    return this.outboundHost?.connected?.() ?? Promise.resolve();
+  }
+
   /**
    * Takes the requests outbound fixtures queued and hands them to the host; each answer goes back
    * into the realm as text. Called while a call is awaited (drive-async's settle), and again after

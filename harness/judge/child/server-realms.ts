@@ -155,6 +155,10 @@ export class ServerRealms implements Port {
     for (const realm of this.realms()) realm.pump();
   }
 
+  async connected(): Promise<void> {
+    await Promise.all([this.main, ...this.realms()].map((realm) => realm.connected()));
+  }
+
   hasFixture(name: string): boolean {
     return this.servers.has(name) || this.main.hasFixture(name);
   }
