@@ -1,4 +1,4 @@
-// The import graph's rules, checked by `npm run layers` (part of `npm run lint`).
+// The import graph's rules, checked by `npm run lint` (its last command, depcruise).
 //
 // No file takes part in an import circle. harness/ is a house of rooms, lowest first; a file imports
 // from its own room and the rooms below it, never from one above:
