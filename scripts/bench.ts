@@ -34,7 +34,7 @@ import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/com
 import { readExpectation } from '../harness/judge/expectation.ts';
 import { checkTypes } from '../harness/judge/typecheck.ts';
 import type { CaseInfo } from '../harness/judge/outcome.ts';
-import { REPO_ROOT } from '../harness/paths.ts';
+import { REPO_ROOT, SCRATCH_DIR } from '../harness/paths.ts';
 import { loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { unmetRequirement } from '../harness/judge/requirements.ts';
 import { RedisStartError } from '../harness/redis/server.ts';
@@ -210,7 +210,7 @@ const median = (values: number[]): number =>
  * repo's own files.
  */
 function referenceCopies(): { dir: string; files: string[] } {
-  const dir = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-grade');
+  const dir = path.join(SCRATCH_DIR, 'bench-grade');
   rmSync(dir, { recursive: true, force: true });
   const files = loadProblems().map((problem) => {
     const file = path.join(dir, problem.dir, 'solution.ts');
@@ -222,7 +222,7 @@ function referenceCopies(): { dir: string; files: string[] } {
 }
 
 function benchGrade(): void {
-  const floorDir = path.join(REPO_ROOT, 'node_modules', '.cache', 'window-katas', 'bench-floor');
+  const floorDir = path.join(SCRATCH_DIR, 'bench-floor');
   mkdirSync(path.join(floorDir, 'test'), { recursive: true });
   writeFileSync(
     path.join(floorDir, 'test', 'floor.test.ts'),

@@ -4,10 +4,40 @@
 // throws) exactly as the learner's code did there, fails the case the same way. Its trap is then the
 // likely cause. These are the judge's own classes, run beside the reference, never the learner's.
 import type { KnownMistake } from '../outcome.ts';
-import { isThrows, type CallSource, type FixtureSpec } from '../../suite.ts';
+import { isThrows, type AnyClass, type CallSource, type FixtureSpec } from '../../suite.ts';
 import { deepEquals, invoke, isPlainObject, type Equals } from './drive.ts';
 import { directPort, type LearnerError, type Reply } from './port.ts';
-import type { KnownWrong } from './runner.ts';
+
+/** A known-wrong implementation's module, as the runner script imports it. */
+export interface WrongModule {
+  file: string;
+  module: Record<string, unknown>;
+}
+
+/** A known mistake the runner can replay to see whether a learner made it. */
+export interface KnownWrong {
+  file: string;
+  trap: string;
+  verdict: string;
+  /** Its class, found by the problem's class name (or the default export). */
+  find(className: string): AnyClass | undefined;
+}
+
+export function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
+  const expectation = module.expectation as { trap?: unknown; verdict?: unknown } | undefined;
+  if (typeof expectation?.trap !== 'string' || typeof expectation.verdict !== 'string') {
+    return undefined;
+  }
+  return {
+    file,
+    trap: expectation.trap,
+    verdict: expectation.verdict,
+    find: (className) => {
+      const found = module[className] ?? module.default;
+      return typeof found === 'function' ? (found as AnyClass) : undefined;
+    },
+  };
+}
 
 /** Failures later than this call are not replayed: long replays cost more than they tell. */
 export const MIMIC_MAX_CALLS = 5000;

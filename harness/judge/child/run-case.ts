@@ -27,9 +27,8 @@ import {
   type Thrown,
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
-import { knownMistakes } from './mimic.ts';
+import { knownMistakes, type KnownWrong } from './mimic.ts';
 import { directPort, type Port } from './port.ts';
-import type { KnownWrong } from './runner.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;
