@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
 import { readRegularFile, shownPath, sizeText } from '../read-file.ts';
-import { escapeControl } from '../terminal/escape.ts';
+import { escapeControl } from '../escape.ts';
 import { ensureDir, reason, removeQuietly, StateError, withLock } from './state.ts';
 import { isInterviewRecord, type InterviewRecord } from './interview-record.ts';
 

@@ -20,7 +20,6 @@
 // (`NOSCRIPT No matching script…`), so code matches errors by message, as it must with a client
 // that may live in another realm anyway. (A transaction in which commands failed rejects with the
 // real client's message, "N commands failed, see .replies…", without those two fields.)
-import { REDIS_PREFIX_GLOBAL } from '../judge/child/protocol.ts';
 import type { RedisClient } from '../../problems/redis-client.ts';
 import type { FixtureSpec } from '../suite.ts';
 
@@ -48,6 +47,9 @@ export interface RedisClientOptions {
    */
   commandTimeoutMs?: number;
 }
+
+/** Where the child leaves the problem's Redis key prefix for the suite (redisKey), on its global. */
+export const REDIS_PREFIX_GLOBAL = '__kataRedisKeyPrefix';
 
 /**
  * A Redis key of a case: `name` under the judgement's prefix (a fresh one per judgement, within the

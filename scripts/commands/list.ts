@@ -4,7 +4,7 @@
 import { loadProblems } from '../../harness/judge/problems.ts';
 import { redactUrl, redisAvailability } from '../../harness/redis/availability.ts';
 import { loadProgress, type ProblemProgress } from '../../harness/learner/progress.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';

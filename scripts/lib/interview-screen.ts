@@ -8,7 +8,7 @@ import {
   type RungRecord,
 } from '../../harness/learner/interview-record.ts';
 import { REPO_ROOT } from '../../harness/paths.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import type { Style } from '../../harness/terminal/style.ts';
 import { fitCell, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import type { InterviewDef } from './interviews.ts';

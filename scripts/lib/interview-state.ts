@@ -15,7 +15,7 @@ import {
 } from '../../harness/learner/interview-record.ts';
 import { pristineStubFile } from '../../harness/learner/learning.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import {
   ensureDir,
   reason,

@@ -10,7 +10,6 @@ import type { LearnerError } from './port.ts';
 import { createRunner, type ContextRunner, type RunnerScript } from './runner.ts';
 import { undeclaredAdvice } from './run-case.ts';
 import {
-  REDIS_PREFIX_GLOBAL,
   RUNNER_GLOBAL,
   type ChildMessage,
   type OpenRequest,
@@ -18,6 +17,7 @@ import {
 } from './protocol.ts';
 import { guardIntrinsics } from './intrinsics.ts';
 import { LearnerRealm } from './realm.ts';
+import { REDIS_PREFIX_GLOBAL } from '../../redis/facade.ts';
 import { RedisFacadeHost } from '../../redis/facade-host.ts';
 import { AdminConnection, RedisCheckError, type Settled } from '../../redis/admin.ts';
 import { ServerRealms } from './server-realms.ts';
