@@ -12,7 +12,8 @@
 // A shared name lives in the lowest room that uses it. harness/ names no problem (it imports nothing
 // from solutions/ or a problem's folder, only problems/*.ts, the contracts learners code against),
 // and nothing from scripts/ or test/. Suites build from the ground floor and redis/ only.
-// scripts/: entry points (scripts/*.ts) above commands/ above lib/.
+// scripts/*.ts are entry points of a few lines that call one command of scripts/commands/ (or one
+// function); what commands share is in scripts/lib/, which imports no command and no entry point.
 /** Each room's path, and the rooms above it. */
 const ROOMS_ABOVE = {
   '^harness/[^/]+$': '^harness/[^/]+/',

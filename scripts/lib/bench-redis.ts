@@ -7,12 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadProblems } from '../harness/judge/problems.ts';
-import { findRedisServer } from '../harness/redis/availability.ts';
-import { CommandRedis } from '../harness/redis/session.ts';
-import { RedisStartError } from '../harness/redis/server.ts';
-import { watchKata } from './lib/watched-kata.ts';
-import { copyRepo } from './lib/repo-copy.ts';
+import { loadProblems } from '../../harness/judge/problems.ts';
+import { findRedisServer } from '../../harness/redis/availability.ts';
+import { CommandRedis } from '../../harness/redis/session.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { watchKata } from './watched-kata.ts';
+import { copyRepo } from './repo-copy.ts';
 
 const ROUNDS = 20;
 /** Saves of a correct solution per Redis kata, in watch mode. */
