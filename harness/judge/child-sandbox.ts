@@ -70,7 +70,7 @@ function packageClosure(names: readonly string[]): string[] {
 let readable: string[] | undefined;
 
 /** What the child may read: its scripts, and the packages it loads. */
-export function childReadable(workerScript: string): string[] {
+function childReadable(workerScript: string): string[] {
   readable ??= [
     ...new Set([path.resolve(SCRATCH_DIR), realpathOr(SCRATCH_DIR)]),
     ...packageClosure(RUN_TIME_PACKAGES),

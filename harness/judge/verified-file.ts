@@ -54,7 +54,7 @@ function sealingKey(): Buffer {
 }
 
 /** A keyed hash of `data`: only who holds the key can make one that matches. */
-export const seal = (data: string): string =>
+const seal = (data: string): string =>
   createHmac('sha256', sealingKey()).update(data).digest('hex');
 
 /** Writes a file whole (rename), with its seal beside it. */

@@ -72,7 +72,7 @@ export function emptyProgress(): Progress {
   return { version: 1, problems: {} };
 }
 
-export function isProgress(value: unknown): value is Progress {
+function isProgress(value: unknown): value is Progress {
   const v = value as Progress;
   return (
     typeof v === 'object' &&

@@ -23,8 +23,6 @@
 import type { RedisClient } from '../../problems/redis-client.ts';
 import type { FixtureSpec } from '../suite.ts';
 
-export type { RedisReply, ScriptOptions } from '../../problems/redis-client.ts';
-
 /** What learner code sees: problems/redis-client.ts's RedisClient, which the real client also is. */
 export type RedisFacade = RedisClient;
 

@@ -45,7 +45,7 @@ export function paintVerdict(verdict: Verdict, style: Style): string {
   return style.red(style.bold(label));
 }
 
-export function deciding(report: ProblemReport): CaseResult[] {
+function deciding(report: ProblemReport): CaseResult[] {
   return report.cases.filter((c) => c.tier !== 'follow-up');
 }
 

@@ -20,7 +20,7 @@ const LEVEL = 7;
 const STATUS_COLUMN = NUMBER + ID + TITLE + LEVEL;
 
 /** Follows the title of a problem that needs Redis; explained under the table. */
-export const NEEDS_REDIS_MARK = '†';
+const NEEDS_REDIS_MARK = '†';
 
 /** Joins the words of one piece of a status, so that a line breaks between pieces if it can. */
 const KEEP = '\u00a0';

@@ -38,7 +38,7 @@ export const FILES: [root: 'problems' | 'solutions', file: string, template: str
 export const LIMITER_SUITE_TEMPLATE = 'limiter-suite.ts.tmpl';
 
 /** The template a file is made from: a limiter's suite has its own. */
-export function templateFor(file: string, template: string, limiter: boolean): string {
+function templateFor(file: string, template: string, limiter: boolean): string {
   return limiter && file === 'suite.ts' ? LIMITER_SUITE_TEMPLATE : template;
 }
 

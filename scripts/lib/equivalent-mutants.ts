@@ -135,7 +135,7 @@ export function parseEquivalents(text: string, where: string): EquivalentEntry[]
   });
 }
 
-export function matches(entry: EquivalentEntry, mutant: Mutant): boolean {
+function matches(entry: EquivalentEntry, mutant: Mutant): boolean {
   return (
     entry.mutator === mutant.mutator &&
     entry.replacement === mutant.replacement &&

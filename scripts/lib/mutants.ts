@@ -112,13 +112,13 @@ async function strykerChanges(
 }
 
 /** The extra mutators' swaps: each name to the one it becomes. */
-export const ARRAY_METHOD_SWAPS: Record<string, string> = {
+const ARRAY_METHOD_SWAPS: Record<string, string> = {
   push: 'unshift',
   unshift: 'push',
   pop: 'shift',
   shift: 'pop',
 };
-export const ROUNDING_SWAPS: Record<string, string> = { floor: 'ceil', ceil: 'floor' };
+const ROUNDING_SWAPS: Record<string, string> = { floor: 'ceil', ceil: 'floor' };
 
 function insideType(node: ts.Node): boolean {
   for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
