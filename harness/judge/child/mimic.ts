@@ -4,7 +4,13 @@
 // throws) exactly as the learner's code did there, fails the case the same way. Its trap is then the
 // likely cause. These are the judge's own classes, run beside the reference, never the learner's.
 import type { KnownMistake } from '../outcome.ts';
-import { isThrows, type AnyClass, type CallSource, type FixtureSpec } from '../../suite.ts';
+import {
+  isThrows,
+  type AnyClass,
+  type AnyFunction,
+  type CallSource,
+  type FixtureSpec,
+} from '../../suite.ts';
 import { deepEquals, invoke, isPlainObject, type Equals } from './drive.ts';
 import { directPort, type LearnerError, type Reply } from './port.ts';
 
@@ -19,8 +25,8 @@ export interface KnownWrong {
   file: string;
   trap: string;
   verdict: string;
-  /** Its class, found by the problem's class name (or the default export). */
-  find(className: string): AnyClass | undefined;
+  /** Its class (a function problem's function), found by the problem's name for it (or the default export). */
+  find(className: string): AnyClass | AnyFunction | undefined;
 }
 
 export function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
@@ -34,7 +40,7 @@ export function knownWrong({ file, module }: WrongModule): KnownWrong | undefine
     verdict: expectation.verdict,
     find: (className) => {
       const found = module[className] ?? module.default;
-      return typeof found === 'function' ? (found as AnyClass) : undefined;
+      return typeof found === 'function' ? (found as AnyClass | AnyFunction) : undefined;
     },
   };
 }
@@ -45,6 +51,8 @@ export const MIMIC_MAX_CALLS = 5000;
 export interface MimicRequest {
   wrongs: KnownWrong[];
   className: string;
+  /** A function problem: each wrong file exports a function (see Suite.exports). */
+  exportsFunction?: boolean;
   /** The calls of the failed case (for a property case: the counterexample shown). */
   source: CallSource;
   fixtures: Record<string, FixtureSpec> | undefined;
@@ -99,7 +107,7 @@ export function knownMistakes(request: MimicRequest): KnownMistake[] {
     }
     const cls = wrong.find(className);
     if (cls === undefined) continue;
-    const port = directPort(cls);
+    const port = directPort(cls, undefined, request.exportsFunction === true);
     let same = false;
     let outOfTime = false;
     try {

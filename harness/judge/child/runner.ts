@@ -35,6 +35,8 @@ export interface ContextRunner {
   ): CaseResult;
   /** Whether any case is async (the learner's realm then has timers). */
   anyAsync: boolean;
+  /** Whether the learner exports a function, not a class (see Suite.exports). */
+  exportsFunction: boolean;
   /** Whether case `index` is a scenario (played by a script of the suite's). */
   isScenario(index: number): boolean;
   /** Whether case `index` is async: then it is run by runAsync, not run. */
@@ -98,6 +100,7 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
     fixtureSources: [...fixtureSources],
     outbound: [...outbound],
     anyAsync: suite.cases.some((c) => isAsyncCase(suite, c)),
+    exportsFunction: suite.exports === 'function',
     run(index, learner, className, learnerFile, mapStack, fresh) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);
