@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { answerEquals } from '../harness/judge/child/drive.ts';
 import { driveScenario } from '../harness/judge/child/drive-scenario.ts';
-import { directPort } from '../harness/judge/child/port.ts';
+import { directPort } from '../harness/sandbox/port.ts';
 import { AdminConnection, globEscape, keySlot, monitorArgs } from '../harness/redis/admin.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
 import { REDIS_PREFIX_GLOBAL } from '../harness/redis/facade.ts';

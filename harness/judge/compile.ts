@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
-import { LEARNER_GLOBAL } from './child/realm.ts';
+import { LEARNER_GLOBAL } from '../sandbox/realm.ts';
 import { cachedBuild, esbuildVersion, loadEsbuild, pruneOld } from './build-cache.ts';
 import { librariesFor } from './leetcode-globals.ts';
 import { readVerified, sha256, writeVerified } from './verified-file.ts';

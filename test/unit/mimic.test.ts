@@ -7,7 +7,7 @@ import {
   MIMIC_MAX_CALLS,
   type KnownWrong,
 } from '../../harness/judge/child/mimic.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import { cpuMs } from '../../harness/judge/child/run-case.ts';
 import { createRunner } from '../../harness/judge/child/runner.ts';
 import { decode, defineSuite, fromCalls, type AnyClass } from '../../harness/suite.ts';

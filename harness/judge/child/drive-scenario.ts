@@ -22,7 +22,7 @@ import {
   type AsyncDriveResult,
   type Played,
 } from './drive-async.ts';
-import type { Port } from './port.ts';
+import type { Port } from '../../sandbox/port.ts';
 
 /** What a scenario may use beyond the learner's class. */
 export interface ScenarioServices {

@@ -12,7 +12,7 @@ import {
   type FixtureSpec,
 } from '../../suite.ts';
 import { deepEquals, invoke, isPlainObject, type Equals } from './drive.ts';
-import { directPort, type LearnerError, type Reply } from './port.ts';
+import { directPort, type LearnerError, type Reply } from '../../sandbox/port.ts';
 
 /** A known-wrong implementation's module, as the runner script imports it. */
 export interface WrongModule {

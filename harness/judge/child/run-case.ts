@@ -28,7 +28,7 @@ import {
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
 import { knownMistakes, type KnownWrong } from './mimic.ts';
-import { directPort, type Port } from './port.ts';
+import { directPort, type Port } from '../../sandbox/port.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;

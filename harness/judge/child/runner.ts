@@ -14,7 +14,7 @@ import {
   type Suite,
 } from '../../suite.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
-import type { Port } from './port.ts';
+import type { Port } from '../../sandbox/port.ts';
 import { knownWrong, type WrongModule } from './mimic.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
 import { runCaseAsync } from './run-case-async.ts';
