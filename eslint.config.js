@@ -12,6 +12,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tool configurations that must be CommonJS (.dependency-cruiser.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     // Stubs keep LeetCode's parameter names so a pasted solution drops straight in.
     files: ['problems/**/*.ts', 'solutions/*/stub.ts'],
     rules: { '@typescript-eslint/no-unused-vars': ['error', { args: 'none' }] },

@@ -16,3 +16,8 @@ export const SOLUTIONS_DIR = path.join(REPO_ROOT, 'solutions');
 export const STATE_DIR = process.env.KATA_STATE_DIR
   ? path.resolve(process.env.KATA_STATE_DIR)
   : path.join(REPO_ROOT, '.kata');
+/** The judge's cache folder in a node_modules folder: bundles, verdict memos, type-check answers. */
+export const cacheDirIn = (nodeModules: string): string =>
+  path.join(nodeModules, '.cache', 'window-katas');
+/** Scratch space inside node_modules, so that bundles can resolve the packages they import. */
+export const SCRATCH_DIR = cacheDirIn(path.join(REPO_ROOT, 'node_modules'));

@@ -8,7 +8,7 @@
 import * as nodeFs from 'node:fs';
 import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { escapeControl } from './terminal/escape.ts';
+import { escapeControl } from './escape.ts';
 
 /** A solution file larger than this is not a solution (the largest reference is a few kB). */
 export const MAX_SOLUTION_BYTES = 1024 * 1024;

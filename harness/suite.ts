@@ -1,7 +1,6 @@
 // The shape of a problem's hidden suite. Suites live in solutions/<dir>/suite.ts and are data plus
 // generators; the judge runs them without knowing which problem they belong to.
 import type * as fc from 'fast-check';
-import type { RedisAdmin } from './redis/admin.ts';
 
 export type Tier = 'example' | 'core' | 'follow-up';
 
@@ -209,6 +208,63 @@ export interface Play {
   skewClock(ms: number): void;
   /** The case's Redis, as the judge sees it; throws when the problem has none. */
   readonly redis: RedisAdmin;
+}
+
+/** One script run by learner code, as MONITOR saw it. */
+export interface ScriptRun {
+  /** The command as sent: `EVALSHA <sha1>` or `EVAL`, for reports. */
+  command: string;
+  /** The keys it declared (KEYS). */
+  declared: string[];
+  /** Every key a command inside it named (COMMAND GETKEYS of each). */
+  touched: string[];
+}
+
+/** A key's state, to tell whether anything wrote to it. */
+export interface KeyState {
+  /** DUMP of its value, as hex. */
+  value: string;
+  /** Its PTTL when read: -1 for none. */
+  pttl: number;
+}
+
+/**
+ * The case's Redis as a scenario sees it (Play.redis): the narrow view a suite needs, which the
+ * judge's admin connection (redis/admin.ts) implements.
+ */
+export interface RedisAdmin {
+  /** Redis's clock (TIME) in whole milliseconds. */
+  now(): Promise<number>;
+  /** Waits (real time) until Redis's clock reads at least `ms`; returns the time it read. */
+  waitUntil(ms: number): Promise<number>;
+  /** The keys under the judgement's prefix (SCAN, not DBSIZE: expired keys may not be gone yet). */
+  keys(): Promise<string[]>;
+  /** PTTL of a key: -2 when it does not exist, -1 when it has no TTL. */
+  pttl(key: string): Promise<number>;
+  /** Every key under the prefix with its value and TTL. */
+  snapshot(): Promise<Map<string, KeyState>>;
+  /** A read-only command of the judge's on the case's keys (ZCARD, HGETALL…), RESP2 reply. */
+  read(args: string[]): Promise<unknown>;
+  /**
+   * Writes a sorted set under the prefix, as other servers left it before the case (members, and
+   * when it expires): so that a case can hold units at every millisecond of a range, which calls
+   * of the learner's land on too unevenly to make. The key must not exist yet.
+   */
+  seed(key: string, members: [score: number, member: string][], expiresAt: number): Promise<void>;
+  /**
+   * As after SCRIPT FLUSH, a restart or a failover, without touching the server (it may be a
+   * user's): the learner's clients get NOSCRIPT for every script not loaded again since.
+   */
+  forgetScripts(): void;
+  /** The server stops answering the learner's clients (a crash, a partition) until the case ends. */
+  freeze(): void;
+  /**
+   * Until called again with undefined, the learner's commands get this error at once instead of
+   * reaching Redis (`LOADING …`, as from a server that is restarting).
+   */
+  refuseAll(message: string | undefined): void;
+  /** Starts recording the scripts learner code runs; the function stops and gives them. */
+  watchScripts(): Promise<() => Promise<ScriptRun[]>>;
 }
 
 export type Case = FixedCase | GeneratedCase | PropertyCase | ScenarioCase;

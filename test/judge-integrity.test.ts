@@ -4,7 +4,9 @@
 import { readdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compileLearner, readVerified, SCRATCH_DIR } from '../harness/judge/compile.ts';
+import { compileLearner } from '../harness/judge/compile.ts';
+import { readVerified } from '../harness/judge/verified-file.ts';
+import { SCRATCH_DIR } from '../harness/paths.ts';
 import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';

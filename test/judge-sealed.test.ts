@@ -13,16 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ChildSession } from '../harness/judge/child-session.ts';
-import {
-  compileLearner,
-  runnerBundle,
-  SCRATCH_DIR,
-  SEAL_KEY_FILE,
-  workerBundle,
-} from '../harness/judge/compile.ts';
+import { compileLearner, runnerBundle, workerBundle } from '../harness/judge/compile.ts';
+import { SEAL_KEY_FILE } from '../harness/judge/verified-file.ts';
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
-import { REPO_ROOT } from '../harness/paths.ts';
+import { REPO_ROOT, SCRATCH_DIR } from '../harness/paths.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { runScript, scratchDir } from './helpers.ts';
 

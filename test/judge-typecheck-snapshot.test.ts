@@ -1,4 +1,4 @@
-// The type checker started from a V8 startup snapshot (harness/judge/typecheck-snapshot.ts): it
+// The type checker started from a V8 startup snapshot (harness/judge/typecheck/snapshot.ts): it
 // answers exactly as the worker thread does, a repo without a snapshot builds one (and checks
 // meanwhile in the worker), and a snapshot Node refuses is thrown away, its checks answered all the
 // same. Nothing it starts outlives the process that asked.
@@ -19,16 +19,16 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { readOpened } from '../harness/read-file.ts';
 import {
   CHECKER_SOURCE,
-  checkerSetup,
   serveTypeChecks,
   type CheckReply,
   type CheckRequest,
-} from '../harness/judge/typecheck.ts';
+} from '../harness/judge/typecheck/server.ts';
+import { checkerSetup } from '../harness/judge/typecheck/setup.ts';
 import {
   buildCheckerSnapshot,
   snapshotFile,
   spawnSnapshotChecker,
-} from '../harness/judge/typecheck-snapshot.ts';
+} from '../harness/judge/typecheck/snapshot.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { scratchDir } from './helpers.ts';

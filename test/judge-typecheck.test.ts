@@ -10,18 +10,18 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { judge } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import {
-  checkerSetup,
   checkTypes,
   formatTypeErrors,
-  GLOBALS_FILE,
-  serveTypeChecks,
   typeErrorMessage,
   warmTypeChecker,
+} from '../harness/judge/typecheck.ts';
+import {
+  serveTypeChecks,
   type CheckReply,
   type CheckRequest,
-} from '../harness/judge/typecheck.ts';
-import { SCRATCH_DIR } from '../harness/judge/compile.ts';
-import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../harness/paths.ts';
+} from '../harness/judge/typecheck/server.ts';
+import { checkerSetup, GLOBALS_FILE } from '../harness/judge/typecheck/setup.ts';
+import { PROBLEMS_DIR, REPO_ROOT, SCRATCH_DIR, SOLUTIONS_DIR } from '../harness/paths.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 

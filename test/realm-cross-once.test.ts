@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { formatArgs, formatValue } from '../harness/judge/format-value.ts';
 import { makeClock, makeSpyLimiter, makeWindowLimiter } from '../harness/fixtures.ts';
-import type { Bridge } from '../harness/judge/child/inside-realm.ts';
-import type { OutboundHost, OutboundRequest } from '../harness/judge/child/outbound.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../harness/judge/child/realm.ts';
-import type { Reply } from '../harness/judge/child/port.ts';
+import type { Bridge } from '../harness/sandbox/inside-realm.ts';
+import type { OutboundHost, OutboundRequest } from '../harness/sandbox/outbound.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../harness/sandbox/realm.ts';
+import type { Reply } from '../harness/sandbox/port.ts';
 import type { FixtureSpec } from '../harness/suite.ts';
 
 /** Learner code: the bait, and values that are a primitive to one read and bait to the next. */

@@ -6,19 +6,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { answerEquals } from '../harness/judge/child/drive.ts';
 import { driveScenario } from '../harness/judge/child/drive-scenario.ts';
-import { directPort } from '../harness/judge/child/port.ts';
-import { REDIS_PREFIX_GLOBAL } from '../harness/judge/child/protocol.ts';
-import {
-  AdminConnection,
-  globEscape,
-  keySlot,
-  monitorArgs,
-  type RedisAdmin,
-} from '../harness/redis/admin.ts';
+import { directPort } from '../harness/sandbox/port.ts';
+import { AdminConnection, globEscape, keySlot, monitorArgs } from '../harness/redis/admin.ts';
 import { findRedisServer } from '../harness/redis/availability.ts';
+import { REDIS_PREFIX_GLOBAL } from '../harness/redis/facade.ts';
 import { RedisFacadeHost } from '../harness/redis/facade-host.ts';
 import { startRedis, type RedisServer } from '../harness/redis/server.ts';
-import { isScenario, type AnyClass, type Suite } from '../harness/suite.ts';
+import { isScenario, type AnyClass, type RedisAdmin, type Suite } from '../harness/suite.ts';
 
 const serverPath = findRedisServer();
 if (!serverPath) {

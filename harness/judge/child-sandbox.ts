@@ -11,8 +11,7 @@
 //   machine would, and none of the parent's variables (REDIS_URL, tokens, NODE_OPTIONS).
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../paths.ts';
-import { SCRATCH_DIR } from './compile.ts';
+import { REPO_ROOT, SCRATCH_DIR } from '../paths.ts';
 
 /** Packages the child loads from node_modules at run time (kept out of its bundles). */
 const RUN_TIME_PACKAGES = ['fast-check', 'redis'];
@@ -71,7 +70,7 @@ function packageClosure(names: readonly string[]): string[] {
 let readable: string[] | undefined;
 
 /** What the child may read: its scripts, and the packages it loads. */
-export function childReadable(workerScript: string): string[] {
+function childReadable(workerScript: string): string[] {
   readable ??= [
     ...new Set([path.resolve(SCRATCH_DIR), realpathOr(SCRATCH_DIR)]),
     ...packageClosure(RUN_TIME_PACKAGES),

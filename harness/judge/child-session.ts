@@ -12,9 +12,9 @@ import { childEnv, sandboxFlags } from './child-sandbox.ts';
 import type { CaseInfo, CaseResult } from './outcome.ts';
 
 /** V8's heap cap for learner code. A reference solution peaks far below this. */
-export const HEAP_LIMIT_MB = 256;
+const HEAP_LIMIT_MB = 256;
 /** Resident memory cap, which also catches off-heap allocations such as huge ArrayBuffers. */
-export const RSS_LIMIT_MB = 512;
+const RSS_LIMIT_MB = 512;
 const RSS_POLL_MS = 40;
 /**
  * The child's V8 flags. Optimising compiles run on the main thread: a compile job in flight holds
@@ -33,9 +33,9 @@ const CHILD_FLAGS = [
  * A case stopped for time whose process grew by more than this was allocating without end: no
  * reference grows by a tenth of it, and the heap cap alone stops a hog at ~300 MB resident.
  */
-export const HOGGING_GROWTH_MB = 150;
+const HOGGING_GROWTH_MB = 150;
 /** CPU time a child may take to start and load the learner's module. */
-export const LOAD_DEADLINE_MS = 4000;
+const LOAD_DEADLINE_MS = 4000;
 /** Wall time allowed per ms of CPU deadline, plus a constant: only for a child that gets no CPU. */
 const WALL_FACTOR = 10;
 const WALL_EXTRA_MS = 2000;
@@ -104,7 +104,7 @@ const FUTEX_SYSCALL: Partial<Record<string, number>> = { x64: 202, arm64: 98, ia
  * Whether the process's main thread is blocked in futex(2) now: sleeping on a lock or in
  * Atomics.wait, not idle in its event loop (epoll) or running. False where /proc cannot tell.
  */
-export function blockedInFutex(pid: number): boolean {
+function blockedInFutex(pid: number): boolean {
   try {
     const wchan = readFileSync(`/proc/${pid}/wchan`, 'utf8');
     if (wchan.includes('futex')) return true;

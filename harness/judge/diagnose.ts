@@ -30,7 +30,7 @@ import {
 export const SAME_ERROR = 'the same error as above';
 
 /** Causes the report leads with, at most: past that, the rest are listed briefly. */
-export const MAX_CAUSES = 3;
+const MAX_CAUSES = 3;
 
 const failing = (result: CaseResult): boolean =>
   result.status !== 'passed' && result.status !== 'skipped';

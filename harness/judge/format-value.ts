@@ -23,7 +23,7 @@ function render(value: unknown, depth: number): string {
   // An argument that stands for a fixture: the learner's code received that fixture (a clock).
   if (isFixtureRef(value) && Object.keys(value).length === 1) return value.$fixture;
   // Read by index, never through the value's own methods: no function of the judge's is ever handed
-  // to a value, even one that is not the plain copy it should be (see read in child/realm.ts).
+  // to a value, even one that is not the plain copy it should be (see read in sandbox/realm.ts).
   if (Array.isArray(value)) {
     const length = value.length;
     const shown: string[] = [];

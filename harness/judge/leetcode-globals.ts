@@ -5,7 +5,7 @@
 import type * as esbuild from 'esbuild';
 import path from 'node:path';
 import { HARNESS_DIR, REPO_ROOT } from '../paths.ts';
-import { cachedScript } from './compile.ts';
+import { cachedScript } from './build-cache.ts';
 
 export interface Library {
   /** Scratch-file stem. */

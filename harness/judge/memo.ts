@@ -6,13 +6,14 @@
 // hash.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import { readVerified, SCRATCH_DIR, sha256, writeVerified } from './compile.ts';
 import type { ProblemReport } from './outcome.ts';
+import { readVerified, sha256, writeVerified } from './verified-file.ts';
+import { SCRATCH_DIR } from '../paths.ts';
 import { readRegularFile } from '../read-file.ts';
 
 /** Change when a report's shape or meaning changes: older memos then no longer match. */
 const MEMO_VERSION = 'memo-1';
-/** Read when used, not on import: tests that stand in for compile.ts need not know of it. */
+/** Read when used, not on import: tests that stand in for paths.ts need not know of it. */
 const memoDir = (): string => path.join(SCRATCH_DIR, 'verdicts');
 /** Memos not used for this long are removed when a new one is written. */
 const FORGET_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

@@ -13,21 +13,21 @@ export interface QuizQuestion {
   why: string;
 }
 
-export const MIN_HINTS = 3;
+const MIN_HINTS = 3;
 /** Hints, a quiz, an explanation or a stub is a few kilobytes; a file far larger is not one. */
 const MAX_MATERIAL_BYTES = 1024 * 1024;
 
 /** A material file's text, or an Error of one line (it is a pipe, a folder, too large…). */
 export const readMaterialFile = (file: string): string =>
   readTextOrThrow(file, MAX_MATERIAL_BYTES, 'such a file');
-export const MIN_QUESTIONS = 5;
+const MIN_QUESTIONS = 5;
 
 const file = (problem: Problem, name: string): string =>
   path.join(path.dirname(problem.suiteFile), name);
 
-export const hintsFile = (problem: Problem): string => file(problem, 'hints.json');
+const hintsFile = (problem: Problem): string => file(problem, 'hints.json');
 export const quizFile = (problem: Problem): string => file(problem, 'quiz.json');
-export const explanationFile = (problem: Problem): string => file(problem, 'explanation.md');
+const explanationFile = (problem: Problem): string => file(problem, 'explanation.md');
 /** The stub as shipped, kept once: `reset` copies it back, a test holds problems/ equal to it. */
 export const pristineStubFile = (problem: Problem): string => file(problem, 'stub.ts');
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ProblemReport, Verdict } from '../judge/outcome.ts';
 import { STATE_DIR } from '../paths.ts';
 import { readRegularFile, shownPath, sizeText } from '../read-file.ts';
-import { escapeControl } from '../terminal/escape.ts';
+import { escapeControl } from '../escape.ts';
 import { ensureDir, reason, removeQuietly, StateError, withLock } from './state.ts';
 import { isInterviewRecord, type InterviewRecord } from './interview-record.ts';
 
@@ -72,7 +72,7 @@ export function emptyProgress(): Progress {
   return { version: 1, problems: {} };
 }
 
-export function isProgress(value: unknown): value is Progress {
+function isProgress(value: unknown): value is Progress {
   const v = value as Progress;
   return (
     typeof v === 'object' &&

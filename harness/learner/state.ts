@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, shownPath } from '../read-file.ts';
-import { escapeControl } from '../terminal/escape.ts';
+import { escapeControl } from '../escape.ts';
 
 /**
  * Something about the state folder (or a file the learner named) stops a command: the message says

@@ -247,7 +247,7 @@ export interface RestrictedUser {
 }
 
 /** Why a server that refuses ACL SETUSER cannot be used, in one line for the learner. */
-export function aclRefusal(url: string, reason: string): string {
+function aclRefusal(url: string, reason: string): string {
   const noAcl = /unknown command/i.test(reason);
   const why = noAcl
     ? 'that server has no ACL (Redis 6 or later has it)'

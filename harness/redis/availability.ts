@@ -16,7 +16,7 @@ export type RedisAvailability =
       howTo: string;
     };
 
-export const HOW_TO_GET_REDIS =
+const HOW_TO_GET_REDIS =
   'install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) ' +
   'or run `docker run -p 6379:6379 redis:7` and set REDIS_URL=redis://127.0.0.1:6379';
 

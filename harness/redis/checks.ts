@@ -1,8 +1,8 @@
 // Steps that scenario cases on Redis share (see ScenarioCase in suite.ts): clients for the instances,
 // and the checks of what an answer cannot show — the keys left, their TTLs, what a refusal wrote, the
 // keys each script touched. Each check is one row of the call table.
-import type { FixtureSpec, Play } from '../suite.ts';
-import { keySlot, type KeyState, type ScriptRun } from './admin.ts';
+import type { FixtureSpec, KeyState, Play, ScriptRun } from '../suite.ts';
+import { keySlot } from './admin.ts';
 import { redisClient } from './facade.ts';
 
 /** `n` clients, `r0`…: one per instance, as separate API servers would each have a connection. */

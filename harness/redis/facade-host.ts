@@ -7,7 +7,7 @@
 // a script cache emptied (forgetScripts) and a server that stops answering (freeze). Both are
 // played here, on the judge's side, so that the server itself (perhaps a user's) is never touched.
 import { createHash } from 'node:crypto';
-import type { OutboundAnswer, OutboundHost, OutboundRequest } from '../judge/child/outbound.ts';
+import type { OutboundAnswer, OutboundHost, OutboundRequest } from '../sandbox/outbound.ts';
 import { MULTI_REQUEST } from './facade.ts';
 
 /** Redis 7.0's answer to EVALSHA of a script it does not have (server.c, shared.noscripterr). */

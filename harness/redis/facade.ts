@@ -20,11 +20,8 @@
 // (`NOSCRIPT No matching script…`), so code matches errors by message, as it must with a client
 // that may live in another realm anyway. (A transaction in which commands failed rejects with the
 // real client's message, "N commands failed, see .replies…", without those two fields.)
-import { REDIS_PREFIX_GLOBAL } from '../judge/child/protocol.ts';
 import type { RedisClient } from '../../problems/redis-client.ts';
 import type { FixtureSpec } from '../suite.ts';
-
-export type { RedisReply, ScriptOptions } from '../../problems/redis-client.ts';
 
 /** What learner code sees: problems/redis-client.ts's RedisClient, which the real client also is. */
 export type RedisFacade = RedisClient;
@@ -48,6 +45,9 @@ export interface RedisClientOptions {
    */
   commandTimeoutMs?: number;
 }
+
+/** Where the child leaves the problem's Redis key prefix for the suite (redisKey), on its global. */
+export const REDIS_PREFIX_GLOBAL = '__kataRedisKeyPrefix';
 
 /**
  * A Redis key of a case: `name` under the judgement's prefix (a fresh one per judgement, within the

@@ -14,7 +14,7 @@
 // Output: "window-katas-redis-pid <pid>" first (again after a restart), the server's own log, and,
 // when the server is gone for good, "window-katas-redis-exit <status>" (the owner learns at once that
 // a start failed).
-export const RESPAWNS = 20;
+const RESPAWNS = 20;
 
 export const GUARDIAN_SCRIPT = String.raw`
 dir=$1; shift

@@ -17,11 +17,6 @@ export function keyPrefixOf(id: string): string {
   return `window-katas:${id}:`;
 }
 
-/** A prefix no one else uses: `window-katas:<12 hex>:`. */
-export function newKeyPrefix(): string {
-  return keyPrefixOf(newJudgeId());
-}
-
 /** SCAN's MATCH is a glob: a prefix must match itself literally. */
 function globLiteral(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&');

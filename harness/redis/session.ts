@@ -7,8 +7,7 @@
 // never starts anything.
 // CommandRedis listens for the signals only while a Redis is open: they then close it and exit, as
 // the default would have (130 for Ctrl-C), unless the command listens itself and quits its own way.
-import type { Unmet } from '../judge/requirements.ts';
-import { RedisFailedError, RedisStartError } from './server.ts';
+import { RedisStartError } from './server.ts';
 import { openRedis, type RedisHome, type RedisTarget } from './target.ts';
 
 /** What judge() takes for a problem's Redis (see JudgeOptions): nothing for one without Redis. */
@@ -163,12 +162,4 @@ export function redisStartLine(error: RedisStartError): string {
     .filter((line) => line && !line.startsWith('window-katas-redis'));
   const why = last.at(-1);
   return why === undefined ? first : `${first}: ${why}`;
-}
-
-/** A problem whose Redis could not be started or used, as grade lists one without Redis. */
-export function redisStartUnmet(error: RedisStartError): Unmet {
-  const line = redisStartLine(error);
-  // The judge's Redis failed during the judgement: the judge's failure, not a missing Redis.
-  const label = error instanceof RedisFailedError ? 'Redis failed' : 'needs Redis';
-  return { requirement: 'redis', label, message: line, note: line };
 }

@@ -54,9 +54,9 @@ export interface RedisHome {
 }
 
 /** A limit no honest solution nears (its keys take kilobytes); what a runaway one may not pass. */
-export const JUDGE_MAXMEMORY = '64mb';
+const JUDGE_MAXMEMORY = '64mb';
 /** How long a script runs before Redis answers BUSY and lets the judge stop it (SCRIPT KILL). */
-export const JUDGE_SCRIPT_MS = 100;
+const JUDGE_SCRIPT_MS = 100;
 
 const LEARNER = 'learner';
 const CHECKS = 'judge-checks';
@@ -66,7 +66,7 @@ const CHECKS = 'judge-checks';
  * user and the checks user are made by the server itself (no connection of the parent's is needed,
  * so a grade pays no client start); a memory limit and a short script limit (see CONTRIBUTING.md).
  */
-export function ownServerConfig(keyPrefix: string, learner: string, checks: string): string[] {
+function ownServerConfig(keyPrefix: string, learner: string, checks: string): string[] {
   return [
     'user default off',
     `user ${LEARNER} ${aclRules(keyPrefix, learner, 0).join(' ')}`,
@@ -101,7 +101,7 @@ async function ownJudgement(n: number, options: StartRedisOptions): Promise<Redi
  * learner's. A server that accepts the connection and never answers is given up after `timeoutMs`
  * in all; a URL that is not one is refused before anything connects.
  */
-export async function connectAdmin(url: string, timeoutMs = 2000) {
+async function connectAdmin(url: string, timeoutMs = 2000) {
   // Loaded on demand: importing the redis package costs several hundred ms of CPU (hundreds of
   // modules), which a grade without a Redis problem must not pay.
   const { createClient } = await import('redis');
@@ -141,10 +141,8 @@ export async function connectAdmin(url: string, timeoutMs = 2000) {
   return client;
 }
 
-export type AdminClient = Awaited<ReturnType<typeof connectAdmin>>;
-
 /** What a learner's script can do to a user's server, said once before any runs there. */
-export function userServerWarning(url: string): string {
+function userServerWarning(url: string): string {
   return (
     `Redis katas run your scripts on ${redactUrl(url)} as a user confined to keys under ` +
     `window-katas:…; a script that writes and then loops can leave that server answering BUSY ` +

@@ -11,7 +11,7 @@ import type {
 } from '../judge/outcome.ts';
 import { SAME_ERROR } from '../judge/diagnose.ts';
 import type { Problem } from '../judge/problems.ts';
-import { escapeControl } from './escape.ts';
+import { escapeControl } from '../escape.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';
 import { plural } from './plural.ts';
@@ -45,7 +45,7 @@ export function paintVerdict(verdict: Verdict, style: Style): string {
   return style.red(style.bold(label));
 }
 
-export function deciding(report: ProblemReport): CaseResult[] {
+function deciding(report: ProblemReport): CaseResult[] {
   return report.cases.filter((c) => c.tier !== 'follow-up');
 }
 

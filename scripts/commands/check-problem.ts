@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { REPO_ROOT } from '../../harness/paths.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { mutate } from './mutate.ts';

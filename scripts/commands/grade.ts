@@ -14,8 +14,8 @@ import type { ProblemReport } from '../../harness/judge/outcome.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
 import { unmetRequirement, type Unmet } from '../../harness/judge/requirements.ts';
 import { typeErrorMessage } from '../../harness/judge/typecheck.ts';
-import { RedisStartError } from '../../harness/redis/server.ts';
-import { CommandRedis, redisStartUnmet } from '../../harness/redis/session.ts';
+import { RedisFailedError, RedisStartError } from '../../harness/redis/server.ts';
+import { CommandRedis, redisStartLine } from '../../harness/redis/session.ts';
 import { isShippedStub } from '../../harness/learner/learning.ts';
 import { recordReport, updateProgress } from '../../harness/learner/progress.ts';
 import { StateError } from '../../harness/learner/state.ts';
@@ -25,7 +25,7 @@ import {
   paintVerdict,
   VERDICT_LABEL,
 } from '../../harness/terminal/report.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
@@ -100,6 +100,14 @@ function toJson(rows: Row[]): string {
       ),
     ),
   );
+}
+
+/** A problem whose Redis could not be started or used, listed as one without Redis. */
+function redisStartUnmet(error: RedisStartError): Unmet {
+  const line = redisStartLine(error);
+  // The judge's Redis failed during the judgement: the judge's failure, not a missing Redis.
+  const label = error instanceof RedisFailedError ? 'Redis failed' : 'needs Redis';
+  return { requirement: 'redis', label, message: line, note: line };
 }
 
 export async function grade(argv: string[], io: IO): Promise<number> {

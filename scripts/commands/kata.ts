@@ -21,7 +21,7 @@ import {
 } from '../../harness/learner/progress.ts';
 import { StateError } from '../../harness/learner/state.ts';
 import { readTextOrThrow } from '../../harness/read-file.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { formatReport, paintVerdict, VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import type { Verdict } from '../../harness/judge/outcome.ts';
 import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';

@@ -4,7 +4,7 @@
 import { loadProblems } from '../../harness/judge/problems.ts';
 import { redactUrl, redisAvailability } from '../../harness/redis/availability.ts';
 import { loadProgress, type ProblemProgress } from '../../harness/learner/progress.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { WIDTH, wrap, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, type IO } from '../lib/cli.ts';
@@ -20,7 +20,7 @@ const LEVEL = 7;
 const STATUS_COLUMN = NUMBER + ID + TITLE + LEVEL;
 
 /** Follows the title of a problem that needs Redis; explained under the table. */
-export const NEEDS_REDIS_MARK = '†';
+const NEEDS_REDIS_MARK = '†';
 
 /** Joins the words of one piece of a status, so that a line breaks between pieces if it can. */
 const KEEP = '\u00a0';

@@ -29,17 +29,13 @@ import { fitCell, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
 import {
   describeEntry,
-  diffLines,
   entryFor,
   EquivalentsError,
-  fateOf,
-  generateMutants,
   matchEquivalents,
   parseEquivalents,
   type EquivalentEntry,
-  type Fate,
-  type Mutant,
-} from '../lib/mutants.ts';
+} from '../lib/equivalent-mutants.ts';
+import { diffLines, fateOf, generateMutants, type Fate, type Mutant } from '../lib/mutants.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
 export const EQUIVALENTS_FILE = 'equivalent-mutants.json';

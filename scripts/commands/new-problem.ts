@@ -13,7 +13,7 @@ import path from 'node:path';
 import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Difficulty } from '../../harness/judge/problems.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { parse, shownArg, UsageError, type IO } from '../lib/cli.ts';
 
 export const TEMPLATES_DIR = path.join(REPO_ROOT, 'scripts', 'templates');
@@ -66,7 +66,7 @@ export const FUNCTION_TEMPLATES: Record<string, string> = {
 };
 
 /** The template a file is made from: a limiter's or a function problem's own where it has one. */
-export function templateFor(
+function templateFor(
   root: string,
   file: string,
   template: string,

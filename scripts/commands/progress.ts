@@ -26,7 +26,7 @@ import {
 } from '../../harness/learner/progress.ts';
 import { ensureDir, reason as fileReason, StateError } from '../../harness/learner/state.ts';
 import { readRegularFile, sizeText, type FileRead } from '../../harness/read-file.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { VERDICT_LABEL } from '../../harness/terminal/report.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';
 import { fitCell, wrap } from '../../harness/terminal/wrap.ts';

@@ -17,7 +17,7 @@ import { ensureDir, reason, removeQuietly } from '../../harness/learner/state.ts
 import { describeNonRegular, kindOf, readRegularFile, shownPath } from '../../harness/read-file.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
 import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import { WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblem, UsageError, type IO } from '../lib/cli.ts';
 import { agreed, type Asker } from '../lib/confirm.ts';

@@ -4,12 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closestProblem, findProblem, type Problem } from '../../harness/judge/problems.ts';
 import { StateError } from '../../harness/learner/state.ts';
-import {
-  ARGUMENT_ROOM,
-  escapeControl,
-  hasControl,
-  shownArgument,
-} from '../../harness/terminal/escape.ts';
+import { ARGUMENT_ROOM, escapeControl, hasControl, shownArgument } from '../../harness/escape.ts';
 import { colorEnabled, makeStyle, type Style } from '../../harness/terminal/style.ts';
 import { setWidth, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 

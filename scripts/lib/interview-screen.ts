@@ -8,7 +8,7 @@ import {
   type RungRecord,
 } from '../../harness/learner/interview-record.ts';
 import { REPO_ROOT } from '../../harness/paths.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import type { Style } from '../../harness/terminal/style.ts';
 import { fitCell, WIDTH, wrap } from '../../harness/terminal/wrap.ts';
 import type { InterviewDef } from './interviews.ts';
@@ -93,7 +93,7 @@ function statusLabel(rung: RungRecord): { text: string; status: RungRecord['stat
 }
 
 /** One line per rung: where it stands, its time, saves and hints. */
-export function rungTable(
+function rungTable(
   rungs: RungRecord[],
   style: Style,
   liveMs?: (rung: RungRecord) => number,
@@ -122,7 +122,7 @@ export function stateLines(state: OpenInterview, now: number, style: Style): str
 }
 
 /** The katas (and quizzes) of the rungs not passed: what to practise next. */
-export function practiseNext(record: InterviewRecord, def: InterviewDef | undefined): string[] {
+function practiseNext(record: InterviewRecord, def: InterviewDef | undefined): string[] {
   const steps: string[] = [];
   for (const rung of record.rungs) {
     if (rungPoints(rung) === 1) continue;
@@ -137,7 +137,7 @@ export function practiseNext(record: InterviewRecord, def: InterviewDef | undefi
   return [...new Set(steps)];
 }
 
-export function scoreText(score: number | null, mode: string): string {
+function scoreText(score: number | null, mode: string): string {
   if (mode === 'practice') return 'none (practice)';
   if (score === null) return 'none (nothing attempted)';
   return `${score}/4 · ${SCORE_LABEL[score]}`;

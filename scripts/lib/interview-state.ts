@@ -15,7 +15,7 @@ import {
 } from '../../harness/learner/interview-record.ts';
 import { pristineStubFile } from '../../harness/learner/learning.ts';
 import { STATE_DIR } from '../../harness/paths.ts';
-import { escapeControl } from '../../harness/terminal/escape.ts';
+import { escapeControl } from '../../harness/escape.ts';
 import {
   ensureDir,
   reason,
@@ -32,7 +32,7 @@ export const OPEN_FILE = path.join(INTERVIEW_DIR, 'open.json');
 const MAX_STATE_BYTES = 1024 * 1024;
 
 /** Warnings are given when this many minutes are left. */
-export const WARN_AT_MINUTES = [10, 2];
+const WARN_AT_MINUTES = [10, 2];
 
 export interface RungState extends RungRecord {
   /** The learner's file (absolute) for a coding rung, else null. */
@@ -67,7 +67,7 @@ export interface OpenInterview {
 }
 
 /** The learner's file for a kata in this interview: one per kata, so it carries over. */
-export function rungFile(name: string, problem: Problem): string {
+function rungFile(name: string, problem: Problem): string {
   return path.join(INTERVIEW_DIR, name, `${problem.id}.ts`);
 }
 
@@ -137,7 +137,7 @@ export function dueWarnings(state: OpenInterview, now: number): number[] {
 }
 
 /** Whether a report passes a rung's gate: accepted (examples and core), and its follow-ups. */
-export function passesGate(report: ProblemReport, gate: string[]): boolean {
+function passesGate(report: ProblemReport, gate: string[]): boolean {
   if (report.verdict !== 'accepted') return false;
   return gate.every((trap) => {
     const cases = report.cases.filter((c) => c.tier === 'follow-up' && c.trap === trap);

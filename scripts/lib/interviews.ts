@@ -10,7 +10,7 @@ import { findProblem, loadProblems, type Problem } from '../../harness/judge/pro
 import { loadQuiz, type QuizQuestion } from '../../harness/learner/learning.ts';
 import { REPO_ROOT } from '../../harness/paths.ts';
 
-export const INTERVIEWS_DIR = path.join(REPO_ROOT, 'interviews');
+const INTERVIEWS_DIR = path.join(REPO_ROOT, 'interviews');
 
 /** A question and the kata whose quiz it comes from, if any (what to practise when it is missed). */
 export interface Question extends QuizQuestion {

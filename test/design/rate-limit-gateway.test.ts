@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { answerEquals, invoke } from '../../harness/judge/child/drive.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import {
   makeScriptedLimiter,
   makeSpyLimiter,

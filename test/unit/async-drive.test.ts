@@ -11,8 +11,8 @@ import {
   settle,
 } from '../../harness/judge/child/drive-async.ts';
 import { answerEquals } from '../../harness/judge/child/drive.ts';
-import { directPort, type Port } from '../../harness/judge/child/port.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { directPort, type Port } from '../../harness/sandbox/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import { fromCalls, parallel, type AnyClass, type Call } from '../../harness/suite.ts';
 
 /**

@@ -1,7 +1,7 @@
 // The runner's side of async suites: which cases are async, the mistakes a suite can make with
 // them, and an async case run to a CaseResult against the reference run directly.
 import { describe, expect, test } from 'vitest';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import { createRunner } from '../../harness/judge/child/runner.ts';
 import { defineSuite, parallel, PARALLEL, type Case } from '../../harness/suite.ts';
 

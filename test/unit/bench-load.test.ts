@@ -12,13 +12,12 @@ import {
   flipOf,
   formatCase,
   formatTable,
-  isLoadRun,
   parseLoadArgs,
   skippedLine,
   wallBackstopMs,
   type GradedCase,
   type GradeReport,
-} from '../../scripts/bench-load.ts';
+} from '../../scripts/lib/bench-load.ts';
 
 describe('arguments', () => {
   test('defaults: 20 rounds, 8 grades at once, every problem, its known files, burners per core', () => {
@@ -77,14 +76,6 @@ describe('arguments', () => {
     [['--load', '--burners', 'two'], '--burners must be a whole number (0 for none)'],
   ])('%j is refused', (argv, message) => {
     expect(() => parseLoadArgs(argv)).toThrow(message);
-  });
-
-  test('only --load (or a grade of the load run) leaves the other sections alone', () => {
-    expect(isLoadRun(['--load', '--rounds', '1'])).toBe(true);
-    expect(isLoadRun(['--rounds', '1', '--load'])).toBe(true);
-    expect(isLoadRun(['--load-worker', 'dir', 'file.ts'])).toBe(true);
-    expect(isLoadRun([])).toBe(false);
-    expect(isLoadRun(['limits'])).toBe(false);
   });
 });
 

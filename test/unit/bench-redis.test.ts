@@ -1,6 +1,6 @@
 // `npm run bench -- redis`: what starting and stopping the judge's Redis costs a command.
 import { describe, expect, test } from 'vitest';
-import { benchRedis, measureRedisStart, pathLine } from '../../scripts/bench-redis.ts';
+import { benchRedis, measureRedisStart, pathLine } from '../../scripts/lib/bench-redis.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
 
 describe('bench redis', () => {

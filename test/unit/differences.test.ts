@@ -3,7 +3,7 @@
 // in the part cut off.
 import { expect, test } from 'vitest';
 import { answerEquals, drive } from '../../harness/judge/child/drive.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import type { CaseResult } from '../../harness/judge/outcome.ts';
 import { callTable } from '../../harness/terminal/report.ts';
 import { makeStyle } from '../../harness/terminal/style.ts';

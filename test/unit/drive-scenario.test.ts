@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { answerEquals } from '../../harness/judge/child/drive.ts';
 import { driveScenario, type ScenarioServices } from '../../harness/judge/child/drive-scenario.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import type { Play, ScenarioCase } from '../../harness/suite.ts';
 
 class Counter {

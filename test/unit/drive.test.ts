@@ -10,8 +10,8 @@ import {
   drive,
   isNotImplemented,
 } from '../../harness/judge/child/drive.ts';
-import { directPort, type LearnerError, type Port } from '../../harness/judge/child/port.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { directPort, type LearnerError, type Port } from '../../harness/sandbox/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import {
   fromCalls,
   type AnyClass,

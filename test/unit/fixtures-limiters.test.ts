@@ -4,8 +4,8 @@
 // makeFixture) and in a learner's realm (LearnerRealm, the bridge's `revive`).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { directPort, makeFixture, withHandles } from '../../harness/judge/child/port.ts';
-import { LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { directPort, makeFixture, withHandles } from '../../harness/sandbox/port.ts';
+import { LearnerRealm } from '../../harness/sandbox/realm.ts';
 import {
   fakeClock,
   makeScriptedLimiter,

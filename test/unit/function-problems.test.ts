@@ -3,10 +3,10 @@
 // calls the function), so verdicts, property cases, diagnosis and limits all carry over.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { directPort } from '../../harness/judge/child/port.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import { runCase, type RunContext } from '../../harness/judge/child/run-case.ts';
-import type { KnownWrong } from '../../harness/judge/child/runner.ts';
+import type { KnownWrong } from '../../harness/judge/child/mimic.ts';
 import { parseExamples } from '../../harness/learner/statement.ts';
 import {
   functionCalls,

@@ -1,8 +1,8 @@
-// The bridge (harness/judge/child/inside-realm.ts) is plain JavaScript: in the judge it runs from
+// The bridge (harness/sandbox/inside-realm.ts) is plain JavaScript: in the judge it runs from
 // its source text inside the learner's realm, and here it runs directly, on a stand-in global, so
 // that each of its paths is exercised and measured.
 import { describe, expect, test } from 'vitest';
-import { createBridge, REPLY } from '../../harness/judge/child/inside-realm.ts';
+import { createBridge, REPLY } from '../../harness/sandbox/inside-realm.ts';
 
 function bridgeWith(exports: Record<string, unknown>) {
   const global: Record<string, unknown> = { __exports: exports };

@@ -1,8 +1,8 @@
-// The child puts the built-ins back after every case (harness/judge/child/intrinsics.ts): code
+// The child puts the built-ins back after every case (harness/sandbox/intrinsics.ts): code
 // replayed in the judge's realm that writes through a key like `__proto__` must not bend the next
 // case, or the next problem the same child judges.
 import { expect, test } from 'vitest';
-import { guardIntrinsics } from '../../harness/judge/child/intrinsics.ts';
+import { guardIntrinsics } from '../../harness/sandbox/intrinsics.ts';
 
 test('added, replaced and deleted properties of the built-ins are put back', () => {
   const restore = guardIntrinsics();

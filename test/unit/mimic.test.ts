@@ -2,10 +2,15 @@
 // (mimic.ts) and the runner that carries them (runner.ts), run in this process.
 import { describe, expect, test } from 'vitest';
 import { answerEquals } from '../../harness/judge/child/drive.ts';
-import { knownMistakes, MIMIC_MAX_CALLS, replayMistakes } from '../../harness/judge/child/mimic.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import {
+  knownMistakes,
+  MIMIC_MAX_CALLS,
+  replayMistakes,
+  type KnownWrong,
+} from '../../harness/judge/child/mimic.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import { cpuMs } from '../../harness/judge/child/run-case.ts';
-import { createRunner, type KnownWrong } from '../../harness/judge/child/runner.ts';
+import { createRunner } from '../../harness/judge/child/runner.ts';
 import { decode, defineSuite, fromCalls, type AnyClass } from '../../harness/suite.ts';
 
 class Acc {

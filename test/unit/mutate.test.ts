@@ -9,15 +9,17 @@ import { loadProblems } from '../../harness/judge/problems.ts';
 import { EQUIVALENTS_FILE, mutate } from '../../scripts/commands/mutate.ts';
 import { runCommand } from '../../scripts/lib/cli.ts';
 import {
-  diffLines,
   entryFor,
   EquivalentsError,
-  fateOf,
-  generateMutants,
-  IGNORED_ERROR_MESSAGE,
   matchEquivalents,
   parseEquivalents,
   type EquivalentEntry,
+} from '../../scripts/lib/equivalent-mutants.ts';
+import {
+  diffLines,
+  fateOf,
+  generateMutants,
+  IGNORED_ERROR_MESSAGE,
   type Mutant,
 } from '../../scripts/lib/mutants.ts';
 import { captureIO, scratchDir } from '../helpers.ts';

@@ -1,18 +1,18 @@
-// Timers and a skewable clock in the learner's realm (harness/judge/child/realm.ts and inside-realm.ts).
+// Timers and a skewable clock in the learner's realm (harness/sandbox/realm.ts and inside-realm.ts).
 // Realms of async problems give learner code setTimeout and clearTimeout, answered by the judge
 // through the realm's outbound queue, so that a call can give up on a service that never answers;
 // the judge never calls the callback itself, and a case's timers die with it. skewClock makes the
 // realm's clock read as a server's whose clock is off.
 import { afterEach, describe, expect, test } from 'vitest';
 import { settle } from '../../harness/judge/child/drive-async.ts';
-import { createBridge } from '../../harness/judge/child/inside-realm.ts';
+import { createBridge } from '../../harness/sandbox/inside-realm.ts';
 import type {
   OutboundAnswer,
   OutboundHost,
   OutboundRequest,
-} from '../../harness/judge/child/outbound.ts';
-import type { Reply } from '../../harness/judge/child/port.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+} from '../../harness/sandbox/outbound.ts';
+import type { Reply } from '../../harness/sandbox/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import { fixture, type FixtureSpec } from '../../harness/suite.ts';
 
 const LEARNER = `

@@ -1,7 +1,7 @@
 // The learner's realm as the judge sees it: answers come out as copies of the judge's own realm,
 // whatever their shape, and nothing of the judge goes in.
 import { describe, expect, test } from 'vitest';
-import { LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { LearnerRealm } from '../../harness/sandbox/realm.ts';
 
 function realmWith(classSource: string): LearnerRealm {
   const realm = new LearnerRealm();

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { LEETCODE_COMPILER_OPTIONS } from '../../harness/judge/typecheck.ts';
+import { LEETCODE_COMPILER_OPTIONS } from '../../harness/judge/typecheck/setup.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/redis-client-type');

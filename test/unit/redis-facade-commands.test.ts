@@ -7,7 +7,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settle } from '../../harness/judge/child/drive-async.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import { findRedisServer } from '../../harness/redis/availability.ts';
 import { makeRedisFacade, MULTI_REQUEST, redisClient } from '../../harness/redis/facade.ts';
 import { batchOf, RedisFacadeHost } from '../../harness/redis/facade-host.ts';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { deepEquals, drive } from '../../harness/judge/child/drive.ts';
-import { directPort } from '../../harness/judge/child/port.ts';
+import { directPort } from '../../harness/sandbox/port.ts';
 import { renderMarkdown } from '../../harness/terminal/markdown.ts';
 import { closestProblem, loadProblems } from '../../harness/judge/problems.ts';
 import { loadProgress } from '../../harness/learner/progress.ts';

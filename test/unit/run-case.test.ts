@@ -4,8 +4,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { directPort, type Port } from '../../harness/judge/child/port.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { directPort, type Port } from '../../harness/sandbox/port.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import {
   DEFAULT_TIME_LIMIT_MS,
   runCase,

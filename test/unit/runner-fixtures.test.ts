@@ -1,6 +1,6 @@
 // The runner a problem's script sets up in the child, and the fake clock fixture, run directly.
 import { describe, expect, test } from 'vitest';
-import { directPort, makeFixture } from '../../harness/judge/child/port.ts';
+import { directPort, makeFixture } from '../../harness/sandbox/port.ts';
 import { createRunner } from '../../harness/judge/child/runner.ts';
 import { fakeClock, makeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture } from '../../harness/suite.ts';

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CallRecord, CaseResult, ProblemReport } from '../../harness/judge/outcome.ts';
 import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
-import { escapeControl, shownArgument } from '../../harness/terminal/escape.ts';
+import { escapeControl, shownArgument } from '../../harness/escape.ts';
 import { formatReport } from '../../harness/terminal/report.ts';
 import { colorEnabled, makeStyle } from '../../harness/terminal/style.ts';
 import { stripAnsi } from '../../harness/terminal/wrap.ts';

@@ -1,4 +1,4 @@
-// TypeScript's compiled code kept between checker starts (codeCachedLoader in typecheck.ts): used
+// TypeScript's compiled code kept between checker starts (codeCachedLoader in typecheck/server.ts): used
 // when V8 takes it, rewritten when it does not, ignored when its file does not match its hash. Each
 // load runs in a thread of its own, as the checker does: a thread's V8 has compiled nothing yet.
 import { createHash } from 'node:crypto';
@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { codeCachedLoader } from '../../harness/judge/typecheck.ts';
+import { codeCachedLoader } from '../../harness/judge/typecheck/server.ts';
 import { scratchDir } from '../helpers.ts';
 
 const typescript = createRequire(import.meta.url).resolve('typescript');

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compileLearner, runnerBundle } from '../../harness/judge/compile.ts';
 import type { ChildMessage, ParentMessage } from '../../harness/judge/child/protocol.ts';
-import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/judge/child/realm.ts';
+import { LEARNER_GLOBAL, LearnerRealm } from '../../harness/sandbox/realm.ts';
 import { runCase, undeclaredAdvice } from '../../harness/judge/child/run-case.ts';
 import { findProblem, loadProblems } from '../../harness/judge/problems.ts';
 import type { Case } from '../../harness/suite.ts';

@@ -26,7 +26,7 @@ import {
   type RawRecord,
   type Thrown,
 } from './drive.ts';
-import type { LearnerError, Port, Reply } from './port.ts';
+import type { LearnerError, Port, Reply } from '../../sandbox/port.ts';
 
 /** Wall time an awaited call (or parallel step) may take to settle, unless the suite says. */
 export const DEFAULT_CALL_DEADLINE_MS = 2000;

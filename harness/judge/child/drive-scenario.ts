@@ -4,12 +4,13 @@
 // promises, and nothing here touches a learner object. The first step that fails ends the script:
 // Play's methods throw a Stop the driver catches (a script must not catch around them).
 import type { CallRecord } from '../outcome.ts';
-import { RedisCheckError, type RedisAdmin } from '../../redis/admin.ts';
+import { RedisCheckError } from '../../redis/admin.ts';
 import {
   PARALLEL,
   type Call,
   type ParallelCall,
   type Play,
+  type RedisAdmin,
   type ScenarioCase,
   type Throws,
 } from '../../suite.ts';
@@ -21,7 +22,7 @@ import {
   type AsyncDriveResult,
   type Played,
 } from './drive-async.ts';
-import type { Port } from './port.ts';
+import type { Port } from '../../sandbox/port.ts';
 
 /** What a scenario may use beyond the learner's class. */
 export interface ScenarioServices {

@@ -3,7 +3,7 @@
 import { CUT, formatArgs, formatValue, SHOWN_ITEMS } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
-import type { LearnerError, Port, Reply } from './port.ts';
+import type { LearnerError, Port, Reply } from '../../sandbox/port.ts';
 
 export type Equals = ((expected: unknown, actual: unknown) => boolean) & {
   /** Set on a suite's own comparison: it may look at every field of an answer. */

@@ -10,10 +10,46 @@
 // request both answer a new key's first request with one place too few; only the meter then starts
 // the next request at once, and the queue's own case shows it.
 import type { KnownMistake } from '../outcome.ts';
-import { isThrows, type CallSource, type FixtureSpec } from '../../suite.ts';
+import {
+  isThrows,
+  type AnyClass,
+  type AnyFunction,
+  type CallSource,
+  type FixtureSpec,
+} from '../../suite.ts';
 import { deepEquals, invoke, isPlainObject, type Equals, type LaterReply } from './drive.ts';
-import { directPort, type LearnerError, type Reply } from './port.ts';
-import type { KnownWrong } from './runner.ts';
+import { directPort, type LearnerError, type Reply } from '../../sandbox/port.ts';
+
+/** A known-wrong implementation's module, as the runner script imports it. */
+export interface WrongModule {
+  file: string;
+  module: Record<string, unknown>;
+}
+
+/** A known mistake the runner can replay to see whether a learner made it. */
+export interface KnownWrong {
+  file: string;
+  trap: string;
+  verdict: string;
+  /** Its class (a function problem's function), found by the problem's name for it (or the default export). */
+  find(className: string): AnyClass | AnyFunction | undefined;
+}
+
+export function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
+  const expectation = module.expectation as { trap?: unknown; verdict?: unknown } | undefined;
+  if (typeof expectation?.trap !== 'string' || typeof expectation.verdict !== 'string') {
+    return undefined;
+  }
+  return {
+    file,
+    trap: expectation.trap,
+    verdict: expectation.verdict,
+    find: (className) => {
+      const found = module[className] ?? module.default;
+      return typeof found === 'function' ? (found as AnyClass | AnyFunction) : undefined;
+    },
+  };
+}
 
 /** Failures later than this call are not replayed: long replays cost more than they tell. */
 export const MIMIC_MAX_CALLS = 5000;

@@ -51,6 +51,3 @@ export type ParentMessage =
 
 /** Where a problem's runner script leaves its suite and known-wrong modules, on the judge's global. */
 export const RUNNER_GLOBAL = '__kataRunner';
-
-/** Where the child leaves the problem's Redis key prefix for the suite (redisKey), on its global. */
-export const REDIS_PREFIX_GLOBAL = '__kataRedisKeyPrefix';

@@ -23,7 +23,7 @@ import {
 } from './run-case.ts';
 
 /** Wall time a scenario may take in all, waits included, unless it says. */
-export const DEFAULT_SCENARIO_WALL_MS = 20_000;
+const DEFAULT_SCENARIO_WALL_MS = 20_000;
 
 export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult> {
   if (!isFixed(c) && !isGenerated(c) && !isScenario(c)) {

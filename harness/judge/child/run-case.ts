@@ -27,9 +27,8 @@ import {
   type Thrown,
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
-import { replayMistakes } from './mimic.ts';
-import { directPort, type Port } from './port.ts';
-import type { KnownWrong } from './runner.ts';
+import { replayMistakes, type KnownWrong } from './mimic.ts';
+import { directPort, type Port } from '../../sandbox/port.ts';
 import { learnerStack } from './stack.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 1000;
@@ -43,7 +42,7 @@ let fastCheck: typeof FastCheck | undefined;
 const loadFastCheck = (): typeof FastCheck =>
   (fastCheck ??= createRequire(import.meta.url)('fast-check') as typeof FastCheck);
 /** Fixed seed: a property case must fail the same way on every run. */
-export const PROPERTY_SEED = 20261129;
+const PROPERTY_SEED = 20261129;
 /** Cases up to this many calls are shown whole. */
 export const SHOW_WHOLE = 40;
 
@@ -157,7 +156,7 @@ export function caseEquals(suite: Suite): Equals {
 }
 
 /** A case's result before it has run: passed until something says otherwise. */
-export function caseBase(c: Case): CaseResult {
+function caseBase(c: Case): CaseResult {
   return {
     name: c.name,
     tier: c.tier,
@@ -313,7 +312,7 @@ function thrownResult(result: CaseResult, thrown: Thrown, ctx: RunContext): Case
  * them. Measuring by difference leaves out what the run left behind that is not theirs (compiled
  * code, type feedback). ArrayBuffers count too: a typed array's contents live outside the JS heap.
  */
-export function retainedBy(learner: Port, limitMb = Infinity): number {
+function retainedBy(learner: Port, limitMb = Infinity): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('memory is measured only with --expose-gc');
   const reading = (): number => {

@@ -9,14 +9,13 @@ import {
   isParallel,
   isScenario,
   decode,
-  type AnyClass,
-  type AnyFunction,
   type Case,
   type FixtureSpec,
   type Suite,
 } from '../../suite.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
-import type { Port } from './port.ts';
+import type { Port } from '../../sandbox/port.ts';
+import { knownWrong, type WrongModule } from './mimic.ts';
 import { DEFAULT_TIME_LIMIT_MS, runCase } from './run-case.ts';
 import { runCaseAsync } from './run-case-async.ts';
 
@@ -57,37 +56,6 @@ export interface ContextRunner {
 export interface RunnerScript {
   suite: Suite;
   wrongModules: WrongModule[];
-}
-
-/** A known-wrong implementation's module, as the runner script imports it. */
-export interface WrongModule {
-  file: string;
-  module: Record<string, unknown>;
-}
-
-/** A known mistake the runner can replay to see whether a learner made it. */
-export interface KnownWrong {
-  file: string;
-  trap: string;
-  verdict: string;
-  /** Its class (a function problem's function), found by the problem's name for it (or the default export). */
-  find(className: string): AnyClass | AnyFunction | undefined;
-}
-
-function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
-  const expectation = module.expectation as { trap?: unknown; verdict?: unknown } | undefined;
-  if (typeof expectation?.trap !== 'string' || typeof expectation.verdict !== 'string') {
-    return undefined;
-  }
-  return {
-    file,
-    trap: expectation.trap,
-    verdict: expectation.verdict,
-    find: (className) => {
-      const found = module[className] ?? module.default;
-      return typeof found === 'function' ? (found as AnyClass | AnyFunction) : undefined;
-    },
-  };
 }
 
 /** A suite's mistakes the judge can see before running anything, thrown as errors. */

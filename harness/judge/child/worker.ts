@@ -6,21 +6,21 @@ import { createRequire, SourceMap } from 'node:module';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult } from '../outcome.ts';
-import type { LearnerError } from './port.ts';
+import type { LearnerError } from '../../sandbox/port.ts';
 import { createRunner, type ContextRunner, type RunnerScript } from './runner.ts';
 import { undeclaredAdvice } from './run-case.ts';
 import {
-  REDIS_PREFIX_GLOBAL,
   RUNNER_GLOBAL,
   type ChildMessage,
   type OpenRequest,
   type ParentMessage,
 } from './protocol.ts';
-import { guardIntrinsics } from './intrinsics.ts';
-import { LearnerRealm } from './realm.ts';
+import { guardIntrinsics } from '../../sandbox/intrinsics.ts';
+import { LearnerRealm } from '../../sandbox/realm.ts';
+import { REDIS_PREFIX_GLOBAL } from '../../redis/facade.ts';
 import { RedisFacadeHost } from '../../redis/facade-host.ts';
 import { AdminConnection, RedisCheckError, type Settled } from '../../redis/admin.ts';
-import { ServerRealms } from './server-realms.ts';
+import { ServerRealms } from '../../sandbox/server-realms.ts';
 import { learnerStack } from './stack.ts';
 import { readFileSync } from 'node:fs';
 

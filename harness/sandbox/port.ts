@@ -1,7 +1,7 @@
 // How the judge reaches a class it drives: the learner's, sealed in a realm of its own, or the
 // reference, run directly. Drive code sees only this interface, so it treats both alike and never
 // holds a learner object itself.
-import { isFixtureRef, type AnyClass, type AnyFunction, type FixtureSpec } from '../../suite.ts';
+import { isFixtureRef, type AnyClass, type AnyFunction, type FixtureSpec } from '../suite.ts';
 import { encodeAnswer, parseOutbound, type OutboundHost } from './outbound.ts';
 
 /** What a learner's exception is reduced to before it leaves their realm: text only. */

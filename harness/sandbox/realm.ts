@@ -5,7 +5,7 @@
 // exactly the bundle it was given. The judge talks to it only through the bridge (inside-realm.ts),
 // in primitives.
 import vm from 'node:vm';
-import type { FixtureSpec } from '../../suite.ts';
+import type { FixtureSpec } from '../suite.ts';
 import {
   createBridge,
   FLAT_MAX,
@@ -15,6 +15,7 @@ import {
   TAG,
   TIMER_CHANNEL,
   TIMER_CLEAR_CHANNEL,
+  TIMEOUT_MAX,
   type Bridge,
 } from './inside-realm.ts';
 import {
@@ -202,8 +203,6 @@ export interface RealmOptions {
   timers?: boolean;
 }
 
-/** The longest delay a timer has, as in Node: a longer one is cut to it. */
-const TIMEOUT_MAX = 2 ** 31 - 1;
 /** The text a fired timer's request is answered with; the realm does not read it. */
 const TIMER_FIRED = 't';
 

@@ -7,14 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
-import { loadProblems, type Problem } from '../harness/judge/problems.ts';
-import { findRedisServer } from '../harness/redis/availability.ts';
-import { CommandRedis } from '../harness/redis/session.ts';
-import { DEFAULT_WIDTH, wrap } from '../harness/terminal/wrap.ts';
-import { RedisStartError } from '../harness/redis/server.ts';
-import { watchKata } from './lib/watched-kata.ts';
-import { copyRepo } from './lib/repo-copy.ts';
+import { judge, releaseSlot, type SessionSlot } from '../../harness/judge/judge.ts';
+import { loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { findRedisServer } from '../../harness/redis/availability.ts';
+import { CommandRedis } from '../../harness/redis/session.ts';
+import { DEFAULT_WIDTH, wrap } from '../../harness/terminal/wrap.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { watchKata } from './watched-kata.ts';
+import { copyRepo } from './repo-copy.ts';
 
 const ROUNDS = 20;
 /** Saves of a correct solution per Redis kata, in watch mode. */

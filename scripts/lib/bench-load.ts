@@ -13,20 +13,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { cpuTimeMs } from '../harness/judge/child-session.ts';
-import { readExpectation } from '../harness/judge/expectation.ts';
-import { judge } from '../harness/judge/judge.ts';
-import type { CaseResult, Verdict } from '../harness/judge/outcome.ts';
-import { findProblem, loadProblems, type Problem } from '../harness/judge/problems.ts';
-import { unmetRequirement, type Unmet } from '../harness/judge/requirements.ts';
-import { REPO_ROOT } from '../harness/paths.ts';
-import { redisAvailability } from '../harness/redis/availability.ts';
-import { RedisStartError } from '../harness/redis/server.ts';
-import { CommandRedis, redisStartLine } from '../harness/redis/session.ts';
-import { mapConcurrent } from './lib/pool.ts';
+import { cpuTimeMs } from '../../harness/judge/child-session.ts';
+import { readExpectation } from '../../harness/judge/expectation.ts';
+import { judge } from '../../harness/judge/judge.ts';
+import type { CaseResult, Verdict } from '../../harness/judge/outcome.ts';
+import { findProblem, loadProblems, type Problem } from '../../harness/judge/problems.ts';
+import { unmetRequirement, type Unmet } from '../../harness/judge/requirements.ts';
+import { REPO_ROOT } from '../../harness/paths.ts';
+import { redisAvailability } from '../../harness/redis/availability.ts';
+import { RedisStartError } from '../../harness/redis/server.ts';
+import { CommandRedis, redisStartLine } from '../../harness/redis/session.ts';
+import { parse, type OptionSpec } from './cli.ts';
+import { mapConcurrent } from './pool.ts';
 
-export const LOAD_FLAG = '--load';
 /** Internal: `bench --load-worker <problem-dir> <file>` grades one file and prints its report. */
 export const WORKER_FLAG = '--load-worker';
 const RESULT_PREFIX = 'bench-load-result ';
@@ -54,23 +53,43 @@ const positive = (flag: string, text: string | undefined, fallback: number): num
   return Number(text);
 };
 
-/** Reads `--load [--rounds N] [--concurrency C] [--only a,b]`; throws on anything else. */
+/** `npm run bench`'s options, --load's among them. */
+export const BENCH_OPTIONS = {
+  load: {
+    type: 'boolean',
+    help: 'grade every file many times on a busy CPU instead',
+  },
+  rounds: { type: 'string', value: 'N', help: 'with --load: grades of each file (default 20)' },
+  concurrency: { type: 'string', value: 'C', help: 'with --load: grades at once (default 8)' },
+  only: {
+    type: 'string',
+    value: 'LIST',
+    help: 'with --load or limits: only these problems, e.g. 933,token-bucket',
+  },
+  compat: {
+    type: 'boolean',
+    help: "with --load: also test/compat's files that must pass in full",
+  },
+  accepted: {
+    type: 'boolean',
+    help: 'with --load: only the files that must be accepted (no known-wrong file)',
+  },
+  burners: {
+    type: 'string',
+    value: 'B',
+    help: 'with --load: CPU burners beside the grades (default one per core; 0: none)',
+  },
+} satisfies Record<string, OptionSpec>;
+
+/** Reads `--load [--rounds N] [--concurrency C] [--only a,b] [--compat] [--accepted] [--burners B]`; throws on anything else. */
 export function parseLoadArgs(argv: string[]): LoadOptions {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      load: { type: 'boolean' },
-      rounds: { type: 'string' },
-      concurrency: { type: 'string' },
-      only: { type: 'string' },
-      compat: { type: 'boolean' },
-      accepted: { type: 'boolean' },
-      burners: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
+  const { values } = parse(argv, {
+    command: 'bench',
+    maxArgs: 0,
+    summary: 'Grades every file many times on a busy CPU.',
+    example: 'npm run bench -- --load --rounds 2',
+    options: BENCH_OPTIONS,
   });
-  if (positionals.length > 0) throw new Error(`unexpected argument "${positionals[0]}"`);
   const only = (values.only ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -566,10 +585,6 @@ async function benchLoad(options: LoadOptions, chosen: Problem[]): Promise<numbe
   for (const line of skippedLine(skipped)) out(line);
   return flips.length > 0 ? 1 : 0;
 }
-
-/** Whether bench was asked for the load run (or is one of its grades). */
-export const isLoadRun = (args: string[]): boolean =>
-  args.includes(LOAD_FLAG) || args[0] === WORKER_FLAG;
 
 /** Runs `bench --load ...` or one of its grades; returns the exit code. */
 export async function loadMain(args: string[]): Promise<number> {

@@ -11,7 +11,7 @@
 // instance had before is another limiter of the same program (a second route, a second plan): it
 // joins the realm of the case's first server, its client beside that server's, as two limiters of
 // one process share its memory (what a solution keeping settings in static fields gets wrong).
-import { isFixtureRef, type FixtureSpec } from '../../suite.ts';
+import { isFixtureRef, type FixtureSpec } from '../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
 import type { LearnerRealm } from './realm.ts';
 

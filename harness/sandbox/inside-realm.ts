@@ -36,7 +36,6 @@ export const LIST_MAX = 10_000_000;
 
 /** Fields or items a reply carries in slots; larger answers travel as text. */
 export const FLAT_MAX = 24;
-export const OUT_SLOTS = 2 + 2 * FLAT_MAX;
 /** Marks a value JSON cannot carry: { [TAG]: 'Infinity' | '-Infinity' | 'NaN' | '-0' | 'undefined' | text }. */
 export const TAG = '\u0000kata';
 /** Learner output kept per drain; the rest is counted, not stored. */
@@ -54,6 +53,8 @@ export const OUTBOUND_LIMITS = { waiting: 10_000, args: 10_000, chars: 8_000_000
  */
 export const TIMER_CHANNEL = '(timer)';
 export const TIMER_CLEAR_CHANNEL = '(timer-clear)';
+/** The longest delay a timer has, as in Node: a longer one is cut to it. */
+export const TIMEOUT_MAX = 2 ** 31 - 1;
 
 export interface Bridge {
   out: unknown[];
@@ -129,10 +130,24 @@ export interface Bridge {
  */
 export function createBridge(global: Record<string, unknown>, timers?: boolean): Bridge {
   'use strict';
+  // The constants above, restated: this function runs from its own text, so it can name nothing
+  // outside itself (test/unit/bridge-constants.test.ts holds each to its original).
   const TAG_KEY = '\u0000kata';
   const SLOTS = 2 + 2 * 24;
   const FLAT = 24;
   const CAP = 16_384;
+  const CODE = {
+    primitive: 0,
+    flatObject: 1,
+    flatArray: 2,
+    json: 3,
+    threw: 4,
+    flatObjectLacking: 6,
+    numberList: 7,
+    plainJson: 8,
+  };
+  const TIMER = '(timer)';
+  const TIMER_CLEAR = '(timer-clear)';
   const ObjectProto = Object.prototype;
   const getProto = Object.getPrototypeOf;
   const keysOf = Object.keys;
@@ -339,7 +354,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     }
     out[1] = length;
     out[2] = numbers;
-    return 7;
+    return CODE.numberList;
   };
   /** The rest of listReply as text: `numbers` holds items 0 to from - 1, `first` is item `from`. */
   const listText = (
@@ -367,19 +382,19 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     }
     if (plainItems) {
       out[1] = text + ']';
-      return 8;
+      return CODE.plainJson;
     }
     // As any answer that is not plain data: too long to show is shown as such.
     out[1] =
       text.length > 1_000_000 ? stringify({ [TAG_KEY]: '[value too large to show]' }) : text + ']';
-    return 3;
+    return CODE.json;
   };
 
   /** Writes an answer into `out` and returns its reply code. */
   const reply = (value: unknown): number => {
     if (primitive(value)) {
       out[1] = value;
-      return 0;
+      return CODE.primitive;
     }
     if (typeof value === 'object') {
       if (isArray(value)) {
@@ -399,7 +414,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           }
           if (flat) {
             out[1] = length;
-            return 2;
+            return CODE.flatArray;
           }
         } else {
           try {
@@ -407,7 +422,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
             if (code !== NOT_A_LIST) return code;
           } catch {
             out[1] = stringify({ [TAG_KEY]: '[unreadable value]' });
-            return 3;
+            return CODE.json;
           }
         }
       } else if (getProto(value) === ObjectProto) {
@@ -427,7 +442,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
         }
         if (flat) {
           out[1] = n;
-          return 1;
+          return CODE.flatObject;
         }
       }
     }
@@ -443,7 +458,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
         : text.length > 1_000_000
           ? stringify({ [TAG_KEY]: '[value too large to show]' })
           : text;
-    return 3;
+    return CODE.json;
   };
   /** The fields the judge asked for, read by name: no walk over the answer's keys. */
   const replyFields = (answer: unknown, fields: number): number => {
@@ -462,7 +477,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
       }
     }
     out[1] = fields;
-    return lacking ? 6 : 1;
+    return lacking ? CODE.flatObjectLacking : CODE.flatObject;
   };
   const threw = (error: unknown): number => {
     let isError = false;
@@ -488,7 +503,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     out[2] = message;
     out[3] = stack;
     out[4] = isError;
-    return 4;
+    return CODE.threw;
   };
   /**
    * Rebuilds the arguments in this realm: `kinds` has a letter per argument, '' when all are
@@ -682,7 +697,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     const text = toText(delay);
     const copy = create(null) as string[];
     copy[0] = text;
-    const { id, answer } = ask('(timer)', copy, 1, text.length);
+    const { id, answer } = ask(TIMER, copy, 1, text.length);
     const handle = nextTimer++;
     const timer = create(null) as Timer;
     timer.request = id;
@@ -715,7 +730,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     const copy = create(null) as string[];
     copy[0] = text;
     try {
-      enqueue('(timer-clear)', copy, 1, text.length);
+      enqueue(TIMER_CLEAR, copy, 1, text.length);
     } catch {
       // see above
     }

@@ -1,6 +1,6 @@
 // The type checker's cold start, taken out of every process that checks. Starting TypeScript and
 // parsing the ES2024 library costs about a second of CPU each time a `grade` or `kata` process
-// checks its first file (typecheck.ts keeps V8's compiled code between processes, which helps
+// checks its first file (server.ts's codeCachedLoader keeps V8's compiled code between processes, which helps
 // a little). Node can start a process from a V8 startup snapshot (`node --build-snapshot`): here a
 // snapshot of a process that has loaded TypeScript, parsed the library and checked a few files,
 // so that a checker started from it answers its first check in a fraction of that.
@@ -8,7 +8,7 @@
 // The snapshot is built once per Node version and TypeScript install (by `npm install`, and
 // otherwise by the first process that misses it, after its own check) into the real
 // node_modules/.cache, which copies of the repo that link node_modules share. Without it, or if
-// Node refuses it, typecheck.ts checks in a worker thread as before: the snapshot only saves time.
+// Node refuses it, checker.ts checks in a worker thread as before: the snapshot only saves time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
@@ -23,9 +23,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../paths.ts';
-import { sha256 } from './compile.ts';
-import type { Setup } from './typecheck.ts';
+import { cacheDirIn, REPO_ROOT } from '../../paths.ts';
+import type { Setup } from './server.ts';
+import { sha256 } from '../verified-file.ts';
 
 /** Checked while the snapshot is built, so that what most files use is parsed and compiled. */
 const WARM_UP_FILES = [
@@ -57,7 +57,7 @@ function cacheDirOf(typescript: string): string {
     // as given
   }
   // …/node_modules/typescript/lib/typescript.js
-  return path.join(path.dirname(path.dirname(path.dirname(real))), '.cache', 'window-katas');
+  return cacheDirIn(path.dirname(path.dirname(path.dirname(real))));
 }
 
 /**
@@ -65,8 +65,8 @@ function cacheDirOf(typescript: string): string {
  * tsx and vitest each print serveTypeChecks differently, and any one build serves them all.
  */
 const SOURCES = [
-  ...['typecheck.ts', 'typecheck-snapshot.ts'].map((name) =>
-    path.join(REPO_ROOT, 'harness', 'judge', name),
+  ...['server.ts', 'snapshot.ts'].map((name) =>
+    path.join(REPO_ROOT, 'harness', 'judge', 'typecheck', name),
   ),
   // The checker reads files with its readOpened.
   path.join(REPO_ROOT, 'harness', 'read-file.ts'),
