@@ -240,7 +240,7 @@ describe('npm run bench', () => {
   test.each([
     [
       ['--revael'],
-      "error: unknown option '--revael'. Options: --load, --rounds, --concurrency, --only, --help",
+      "error: unknown option '--revael'. Options: --load, --rounds, --concurrency, --only, --compat, --accepted, --burners, --help",
     ],
     [['limit'], 'error: no section "limit": limits, grade, watch or redis'],
     [
