@@ -15,6 +15,7 @@ import { escapeControl } from './escape.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';
 import { plural } from './plural.ts';
+import { drawPicture } from './picture.ts';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   accepted: 'Accepted',
@@ -243,6 +244,8 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
     if (first.length > 0) out.push(...callTable({ ...result, calls: first }, style, false));
     out.push(style.dim('  (run with -- --reveal to see all its calls, expected and actual)'));
   }
+  // Time around the wrong call, as the suite says to draw it.
+  if (result.picture) out.push('', ...drawPicture(result.picture, style));
   return out;
 }
 

@@ -26,7 +26,9 @@ import {
 } from '../../harness/terminal/report.ts';
 import { escapeControl } from '../../harness/terminal/escape.ts';
 import { problemCell } from '../../harness/terminal/problem-cell.ts';
-import { fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
+import { drawPicture } from '../../harness/terminal/picture.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
+import { DEFAULT_WIDTH, fitCell, WIDTH, wrapKeepingCode } from '../../harness/terminal/wrap.ts';
 import { parse, resolveProblems, shownArg, USAGE_EXIT, UsageError, type IO } from '../lib/cli.ts';
 import { mapConcurrent } from '../lib/pool.ts';
 
@@ -128,9 +130,13 @@ function gradedJson({ problem, report }: Graded) {
       status: c.status,
       ms: c.ms,
       message: c.status === 'passed' ? null : (c.message ?? null),
+      // The lead failure's picture, as its lines at 80 columns without colour.
+      ...(c.lead && c.picture ? { picture: drawPicture(c.picture, PLAIN, DEFAULT_WIDTH) } : {}),
     })),
   };
 }
+
+const PLAIN = makeStyle(false);
 
 export async function grade(argv: string[], io: IO): Promise<number> {
   const { values, positionals } = parse(argv, {

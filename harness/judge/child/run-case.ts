@@ -28,6 +28,7 @@ import {
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
 import { knownMistakes } from './mimic.ts';
+import { buildPicture } from '../picture.ts';
 import { directPort, type Port } from './port.ts';
 import type { KnownWrong } from './runner.ts';
 import { learnerStack } from './stack.ts';
@@ -215,7 +216,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
   const ms = Math.round(cpuMs() - started);
   const readRealTime = (ctx.learner.clockReads?.() ?? 0) > 0;
   return withMistakes(
-    classify(playedResult(c, ctx, driven, ms), driven, c, ctx),
+    withPicture(classify(playedResult(c, ctx, driven, ms), driven, c, ctx), driven, c, ctx, calls),
     driven,
     c,
     ctx,
@@ -223,6 +224,38 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     equals,
     readRealTime,
   );
+}
+
+/**
+ * A failed case with its picture, when its suite declares one: time around the first wrong call
+ * (see judge/picture.ts).
+ */
+export function withPicture(
+  result: CaseResult,
+  driven: DriveResult,
+  c: Case,
+  ctx: RunContext,
+  source: CallSource,
+): CaseResult {
+  const failed = result.status === 'failed' || result.status === 'runtime-error';
+  const { divergedAt, diverged } = driven;
+  if (!failed || divergedAt === undefined || diverged === undefined || result.notImplemented) {
+    return result;
+  }
+  const threw = diverged.threw;
+  const actual =
+    threw === undefined
+      ? { value: diverged.actual }
+      : { threw: threw.isError ? `${threw.name}: ${threw.message}` : threw.message };
+  const picture = buildPicture(
+    ctx.suite.picture,
+    c.fixtures,
+    source,
+    ctx.className,
+    divergedAt,
+    actual,
+  );
+  return picture === undefined ? result : { ...result, picture };
 }
 
 export function classify(
@@ -393,7 +426,8 @@ function runProperty(
   };
   const shown = fromCalls(decode(minimal));
   if (driven.thrown) {
-    return withMistakes(thrownResult(result, driven.thrown, ctx), driven, c, ctx, shown, equals);
+    const thrown = withPicture(thrownResult(result, driven.thrown, ctx), driven, c, ctx, shown);
+    return withMistakes(thrown, driven, c, ctx, shown, equals);
   }
   if (driven.divergedAt === undefined) {
     // The failure did not replay: the class depends on state outside the instance.
@@ -409,5 +443,5 @@ function runProperty(
     status: 'failed',
     message: `a random call sequence disagrees with the reference`,
   };
-  return withMistakes(failed, driven, c, ctx, shown, equals);
+  return withMistakes(withPicture(failed, driven, c, ctx, shown), driven, c, ctx, shown, equals);
 }
