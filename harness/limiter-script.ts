@@ -196,8 +196,8 @@ export type Settings = readonly unknown[];
 
 /** A level kept for one key of one limiter, as the reference's answers make it. */
 export interface LaneLevel {
-  /** An allowed request took `cost` at time `at`. */
-  took(at: number, cost: number): void;
+  /** An allowed request took `cost` at time `at`, answered `answer`. */
+  took(at: number, cost: number, answer: Record<string, unknown>): void;
   at(t: number): number;
 }
 
@@ -208,7 +208,20 @@ export interface LimiterPicture {
    * key took in [from, to), for a window to say how full it is.
    */
   windows?(settings: Settings, at: number, taken: (from: number, to: number) => number): Span[];
-  level?: { name: string; capacity(settings: Settings): number; start(settings: Settings): LaneLevel };
+  level?: {
+    name: string;
+    capacity(settings: Settings): number;
+    start(settings: Settings): LaneLevel;
+  };
+  /**
+   * Times are shown from the first request's, under this name (`T`): for a service's clock, whose
+   * times are long and mean nothing in themselves.
+   */
+  timesFrom?: string;
+  /** The method that takes from the limiter (`allow` unless said: a queue's `submit`). */
+  takes?: string;
+  /** The row of an allowed request (`allowed` unless said: a queue's `queued`). */
+  allowedMark?: string;
 }
 
 /**
@@ -221,6 +234,7 @@ export function limiterPicture(
 ): (fixtures: Record<string, FixtureSpec>) => PictureReader {
   return (fixtures) => {
     let time = clockStart(fixtures.clock) ?? 0;
+    const taking = spec.takes ?? 'allow';
     const settings = new Map<number, Settings>();
     const levels = new Map<string, LaneLevel>();
     const takes = new Map<string, { at: number; cost: number }[]>();
@@ -233,25 +247,38 @@ export function limiterPicture(
       if (level === undefined) levels.set(lane, (level = spec.level.start(settingsOf(lane))));
       return level;
     };
+    let first: number | undefined;
+    /** The latest answer's resetAt by lane: the picture reaches it, to show the level come back. */
+    const resetAt = new Map<string, unknown>();
     const reader: PictureReader = {
+      until: (lane) => {
+        const at = resetAt.get(lane);
+        return spec.level !== undefined && typeof at === 'number' ? at : undefined;
+      },
+      origin: () =>
+        spec.timesFrom !== undefined && first !== undefined
+          ? { at: first, name: spec.timesFrom }
+          : undefined,
       read(call: Call) {
         const target = call.target ?? 0;
         const amount = call.args[0] as number;
         if (call.method === 'clock.set') time = amount;
         else if (call.method === 'clock.advance') time += amount;
-        else if (call.method === 'allow' || call.method === 'peek') {
+        else if (call.method === taking || call.method === 'peek') {
           const lane = `${target}:${String(call.args[0])}`;
           const cost = (call.args[1] as number | undefined) ?? 1;
+          first ??= time;
           if (isThrows(call.expected)) return { at: time, lane };
           const allowed = (call.expected as { allowed?: unknown } | null)?.allowed === true;
+          resetAt.set(lane, (call.expected as { resetAt?: unknown } | null)?.resetAt);
           if (call.method === 'peek') return { at: time, mark: 'peek', lane };
           if (allowed) {
-            levelOf(lane)?.took(time, cost);
+            levelOf(lane)?.took(time, cost, call.expected as Record<string, unknown>);
             const list = takes.get(lane) ?? [];
             list.push({ at: time, cost });
             takes.set(lane, list);
           }
-          return { at: time, mark: allowed ? 'allowed' : 'refused', lane };
+          return { at: time, mark: allowed ? (spec.allowedMark ?? 'allowed') : 'refused', lane };
         } else if (!call.method.includes('.')) {
           settings.set(
             target,

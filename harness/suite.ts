@@ -202,6 +202,17 @@ export interface Play {
   check(row: { what: string; expected: string; actual: string; ok: boolean }): void;
   /** A row that says what the script did between calls (a wait, a fault); it cannot fail. */
   note(what: string, detail?: string): void;
+  /**
+   * Tells the case's picture (Suite.picture) about a call as its reader reads calls: a move of the
+   * service's clock (`clock.set`), or a call with the answer the oracle expects, sketched before
+   * that call's row is settled. A scenario that sketches nothing shows no picture.
+   */
+  sketch(call: Call): void;
+  /**
+   * From now on the rows show times in ms since the epoch (13 digits) near `at` as `T+750`,
+   * relative to it under `name`; the table says once what `name` is (`what`: its meaning).
+   */
+  timesFrom(at: number, name: string, what: string): void;
   /** Skews the clock learner code reads (`Date.now()`, `new Date()`) by `ms`, until the case ends. */
   skewClock(ms: number): void;
   /** The case's Redis, as the judge sees it; throws when the problem has none. */
@@ -229,6 +240,11 @@ export interface PictureReader {
   windows?(at: number, lane: string): Span[];
   /** A quantity to plot over time as the reference's answers make it (a bucket's tokens). */
   level?: Level;
+  /**
+   * How far the picture reaches after the wrong call, at least (a limiter's resetAt: when its level
+   * is back), for a level to show where it goes; the level is drawn on to there.
+   */
+  until?(lane: string): number | undefined;
   /** The unit of time on the axis; `ms` unless said. */
   unit?: string;
   /**

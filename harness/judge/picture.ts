@@ -19,6 +19,8 @@ export const LEVEL_SAMPLES = 100;
 const MARKS_KEPT = 400;
 /** Without a window to frame it, the picture reaches back over this many calls of the lane. */
 const CALLS_BACK = 12;
+/** The least span of time shown, in the axis's unit. */
+const MIN_SPAN = 10;
 
 /** What the wrong call did: its answer, or what it threw. */
 export type WrongAnswer = { value: unknown } | { threw: string };
@@ -26,7 +28,11 @@ export type WrongAnswer = { value: unknown } | { threw: string };
 const STOP = Symbol('stop');
 
 /** Plays `source` up to and including call `last`, handing each call to `visit`. */
-function playTo(source: CallSource, last: number, visit: (call: Call, index: number) => void): void {
+function playTo(
+  source: CallSource,
+  last: number,
+  visit: (call: Call, index: number) => void,
+): void {
   let index = 0;
   try {
     source((call) => {
@@ -56,7 +62,8 @@ function sayBoth(
   expected: unknown,
   actual: WrongAnswer,
 ): { expected: string; actual: string } {
-  if ('threw' in actual) return { expected: say(reader, expected), actual: `throws ${actual.threw}` };
+  if ('threw' in actual)
+    return { expected: say(reader, expected), actual: `throws ${actual.threw}` };
   const got = actual.value;
   if (reader.say === undefined && isRecord(expected) && isRecord(got) && !isThrows(expected)) {
     const fields = Object.keys(expected).filter(
@@ -72,17 +79,18 @@ function sayBoth(
 }
 
 /**
- * The picture of a case whose call `wrongAt` answered `actual` where the reference answered that
- * call's `expected`; undefined when the suite declares none.
+ * The picture of a case whose call `wrong.at` of `source` answered `wrong.actual` where the
+ * reference answered that call's `expected` (`wrong.shown`: its row in the call table); undefined
+ * when the suite declares none.
  */
 export function buildPicture(
   declared: ((fixtures: Record<string, FixtureSpec>) => PictureReader) | undefined,
   fixtures: Record<string, FixtureSpec> | undefined,
   source: CallSource,
   className: string,
-  wrongAt: number,
-  actual: WrongAnswer,
+  wrong: { at: number; shown: number; actual: WrongAnswer },
 ): PictureData | undefined {
+  const { at: wrongAt, actual } = wrong;
   if (declared === undefined) return undefined;
   const makeReader = (): PictureReader => declared(fixtures ?? {});
   const reader = makeReader();
@@ -97,14 +105,15 @@ export function buildPicture(
     if (moments.length > 4 * MARKS_KEPT) moments.splice(0, moments.length - MARKS_KEPT);
     if (index === wrongAt) wrongCall = { ...call, args: [...call.args] };
   });
-  const wrong = moments[moments.length - 1];
-  if (wrong === undefined || wrongCall === undefined || wrong.index !== wrongAt) return undefined;
+  const last = moments[moments.length - 1];
+  if (last === undefined || wrongCall === undefined || last.index !== wrongAt) return undefined;
   // A call of no lane (a spy asked what it saw) is drawn with the lane of the last call before it.
-  const lane =
-    wrong.lane ?? [...moments].reverse().find((m) => m.mark !== undefined)?.lane ?? '';
+  const lane = last.lane ?? [...moments].reverse().find((m) => m.mark !== undefined)?.lane ?? '';
   const ofLane = moments.filter((m) => (m.lane ?? '') === lane && m.mark !== undefined);
-  const windows = reader.windows?.(wrong.at, lane) ?? [];
-  const [from, to] = span(wrong.at, windows, ofLane);
+  const windows = reader.windows?.(last.at, lane) ?? [];
+  const until = reader.until?.(lane);
+  const reach = until !== undefined && Number.isFinite(until) && until > last.at ? [until] : [];
+  const [from, to] = span(last.at, windows, ofLane, reach);
   const marks = ofLane
     .filter((m) => m.at >= from && m.at <= to)
     .map((m) => ({ at: m.at, mark: m.mark as string }));
@@ -116,8 +125,8 @@ export function buildPicture(
     marks,
     windows,
     wrong: {
-      at: wrong.at,
-      index: wrongAt,
+      at: last.at,
+      index: wrong.shown,
       call:
         wrongCall.method === className
           ? `new ${className}(${formatArgs(wrongCall.args)})`
@@ -140,9 +149,10 @@ function span(
   at: number,
   windows: { from: number; to: number }[],
   marks: Moment[],
+  reach: number[],
 ): [number, number] {
   let from = at;
-  let to = at;
+  let to = Math.max(at, ...reach);
   for (const w of windows) {
     from = Math.min(from, w.from);
     to = Math.max(to, w.to);
@@ -151,14 +161,15 @@ function span(
     const back = marks[Math.max(0, marks.length - 1 - CALLS_BACK)];
     if (back !== undefined) from = Math.min(from, back.at);
   }
-  if (to === from) return [from - 1, to + 1];
+  // Calls at one instant or nearly: a span of a few units, so that ticks fall on whole ones.
+  if (to - from < MIN_SPAN) return [(from + to) / 2 - MIN_SPAN / 2, (from + to) / 2 + MIN_SPAN / 2];
   const margin = (to - from) / 12;
   return [from - margin, to + margin];
 }
 
 /**
  * The level at LEVEL_SAMPLES evenly spaced times over [from, to], read on a fresh reader played up
- * to the wrong call: a sample sees the calls made before its time (null after the wrong call).
+ * to the wrong call: a sample sees the calls made before its time (after the wrong call: up to it).
  */
 function sampleLevel(
   makeReader: () => PictureReader,
@@ -181,15 +192,12 @@ function sampleLevel(
       samples.push(Number.isFinite(value) ? value : null);
     }
   };
-  let last = -Infinity;
   playTo(source, wrongAt, (call) => {
     const { at } = ahead.read(call);
     takeUntil(at);
     reader.read(call);
-    last = at;
   });
-  // Up to the wrong call's time, on everything up to it; nothing is known after it.
-  takeUntil(last + step / 2);
-  while (samples.length < LEVEL_SAMPLES) samples.push(null);
+  // On to the end, on the calls up to the wrong one (no later call is read).
+  takeUntil(Infinity);
   return { name: level.name, capacity: level.capacity(lane), samples };
 }

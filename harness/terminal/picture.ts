@@ -138,8 +138,9 @@ function levelRows(picture: PictureData, axis: Axis): string[] {
       const eighths = v === null ? 0 : Math.round((Math.max(0, v) / top) * LEVEL_ROWS * 8);
       cells += EIGHTHS[Math.min(8, Math.max(0, eighths - floor))];
     }
+    // A rule at the chart's left edge: a row at zero all along still shows as part of it.
     const name = r === 0 ? level.name : r === LEVEL_ROWS - 1 ? '0' : '';
-    lines.push(row(name, cells));
+    lines.push(`${INDENT}${name.slice(0, GUTTER - 2).padEnd(GUTTER - 1)}│${cells}`.trimEnd());
   }
   return lines;
 }

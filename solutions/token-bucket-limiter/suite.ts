@@ -24,6 +24,7 @@ import {
   no,
   ok,
   THROWS,
+  type LimiterPicture,
   type Settings,
 } from '../../harness/limiter-script.ts';
 import { TokenBucketLimiter } from './solution.ts';
@@ -268,30 +269,30 @@ const NEW_FILLER = 'Bearer eyJhbGciOiJFUzINiJ.eyJpcMiOiJ';
 const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
 /**
- * The picture of a failing case: the bucket's tokens over time as the reference's answers make it
- * (full at first, refilled at the rate up to the capacity, less each allowed request's cost).
+ * A bucket's tokens over time as the reference's answers make it (full at first, refilled at the
+ * rate up to the capacity, less each allowed request's cost): what a failing case's picture plots.
  */
-const picture = limiterPicture({
-  level: {
-    name: 'tokens',
-    capacity: ([capacity]: Settings) => capacity as number,
-    start([capacity, perSecond]: Settings) {
-      const cap = capacity as number;
-      const rate = (perSecond as number) / 1000;
-      let tokens = cap;
-      let last = -Infinity;
-      const at = (t: number): number =>
-        last === -Infinity ? cap : Math.min(cap, tokens + Math.max(0, t - last) * rate);
-      return {
-        took(t, cost) {
-          tokens = Math.max(0, at(t) - cost);
-          last = t;
-        },
-        at,
-      };
-    },
+export const TOKENS: NonNullable<LimiterPicture['level']> = {
+  name: 'tokens',
+  capacity: ([capacity]: Settings) => capacity as number,
+  start([capacity, perSecond]: Settings) {
+    const cap = capacity as number;
+    const rate = (perSecond as number) / 1000;
+    let tokens = cap;
+    let last = -Infinity;
+    const at = (t: number): number =>
+      last === -Infinity ? cap : Math.min(cap, tokens + Math.max(0, t - last) * rate);
+    return {
+      took(t, cost) {
+        tokens = Math.max(0, at(t) - cost);
+        last = t;
+      },
+      at,
+    };
   },
-});
+};
+
+const picture = limiterPicture({ level: TOKENS });
 
 export default defineSuite({
   reference: TokenBucketLimiter,

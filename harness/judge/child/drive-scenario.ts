@@ -53,6 +53,8 @@ export async function driveScenario(
   let thrown: Thrown | undefined;
   let unsettled: string | undefined;
   let instances = 0;
+  const sketched: { call: Call; row: number }[] = [];
+  let epoch: { at: number; name: string; what: string; said: boolean } | undefined;
 
   const row = (record: CallRecord): void => {
     if (records.length >= MAX_ROWS)
@@ -71,7 +73,20 @@ export async function driveScenario(
       if (played.unsettled !== undefined) record.actual = 'did not settle';
     }
     if (note) record.note = note;
-    row(record);
+    row(epoch === undefined ? record : relative(record, epoch));
+    if (epoch !== undefined && !epoch.said) {
+      // Said once, under the first row that shows it.
+      epoch.said = true;
+      row({
+        index: records.length,
+        method: `${epoch.name} = ${epoch.at}`,
+        args: epoch.what,
+        expected: '',
+        actual: '',
+        ok: true,
+        step: true,
+      });
+    }
     if (played.unsettled !== undefined)
       unsettled = played.unsettled.replace(/^call \d+/, `call ${index}`);
     else if (played.thrown !== undefined) {
@@ -134,6 +149,12 @@ export async function driveScenario(
         step: true,
       });
     },
+    sketch(call) {
+      sketched.push({ call: { ...call, args: [...call.args] }, row: records.length });
+    },
+    timesFrom(at, name, what) {
+      epoch ??= { at, name, what, said: false };
+    },
     skewClock(ms) {
       if (services.skewClock === undefined) throw new Error('this realm has no clock to skew');
       services.skewClock(ms);
@@ -165,5 +186,41 @@ export async function driveScenario(
       unsettled ??= `Redis was still running a script of yours at step ${index} (it answered BUSY): a script must end within its call`;
     } else if (!(error instanceof Stop)) throw error;
   }
-  return { records, totalCalls: records.length, divergedAt, diverged, thrown, unsettled };
+  return {
+    records,
+    totalCalls: records.length,
+    divergedAt,
+    diverged,
+    thrown,
+    unsettled,
+    sketched,
+  };
+}
+
+/** A time written in full (ms since the epoch) within this much of the epoch is written from it. */
+const NEAR_MS = 1e9;
+const FULL_TIME = /(?<![\d.])\d{13}(?![\d.])/g;
+
+/** A row with its times in full rewritten as `T+750` from the epoch. */
+function relative(record: CallRecord, epoch: { at: number; name: string }): CallRecord {
+  const from = (text: string): string =>
+    text.replace(FULL_TIME, (digits) => {
+      const ms = Number(digits) - epoch.at;
+      if (Math.abs(ms) > NEAR_MS) return digits;
+      return ms === 0 ? epoch.name : `${epoch.name}${ms > 0 ? '+' : '−'}${Math.abs(ms)}`;
+    });
+  const rewritten: CallRecord = {
+    ...record,
+    args: from(record.args),
+    expected: from(record.expected),
+    actual: from(record.actual),
+  };
+  if (record.differences) {
+    rewritten.differences = record.differences.map((d) => ({
+      field: d.field,
+      expected: from(d.expected),
+      actual: from(d.actual),
+    }));
+  }
+  return rewritten;
 }

@@ -72,5 +72,11 @@ export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult
   }
   // The known mistakes are not replayed for async cases (mimic.ts plays them synchronously).
   const classified = classify(result, driven, c, ctx);
-  return isScenario(c) ? classified : withPicture(classified, driven, c, ctx, calls(c));
+  if (!isScenario(c)) return withPicture(classified, driven, c, ctx, calls(c));
+  // A scenario is drawn from what it sketched, when its last sketch is the row that failed.
+  const sketched = driven.sketched ?? [];
+  const last = sketched[sketched.length - 1];
+  if (last === undefined || last.row !== driven.divergedAt) return classified;
+  const source = fromCalls(sketched.map((s) => s.call));
+  return withPicture(classified, driven, c, ctx, source, sketched.length - 1);
 }

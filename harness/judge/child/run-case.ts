@@ -236,6 +236,8 @@ export function withPicture(
   c: Case,
   ctx: RunContext,
   source: CallSource,
+  /** Where the wrong call is in `source`, when it is not the row that failed (a scenario's sketch). */
+  sourceIndex?: number,
 ): CaseResult {
   const failed = result.status === 'failed' || result.status === 'runtime-error';
   const { divergedAt, diverged } = driven;
@@ -247,14 +249,11 @@ export function withPicture(
     threw === undefined
       ? { value: diverged.actual }
       : { threw: threw.isError ? `${threw.name}: ${threw.message}` : threw.message };
-  const picture = buildPicture(
-    ctx.suite.picture,
-    c.fixtures,
-    source,
-    ctx.className,
-    divergedAt,
+  const picture = buildPicture(ctx.suite.picture, c.fixtures, source, ctx.className, {
+    at: sourceIndex ?? divergedAt,
+    shown: divergedAt,
     actual,
-  );
+  });
   return picture === undefined ? result : { ...result, picture };
 }
 
