@@ -30,7 +30,7 @@ export function drawPicture(picture: PictureData, style: Style, width = WIDTH): 
     ...windowRows(picture, axis),
     ...levelRows(picture, axis),
     ...markRows(picture, axis, style),
-    ...axisRows(picture, axis, style),
+    ...axisRows(picture, axis, style, width),
   ];
 }
 
@@ -163,7 +163,7 @@ function markRows(picture: PictureData, axis: Axis, style: Style): string[] {
 }
 
 /** The axis, its labelled ticks, and an arrow at the wrong call with expected against actual. */
-function axisRows(picture: PictureData, axis: Axis, style: Style): string[] {
+function axisRows(picture: PictureData, axis: Axis, style: Style, width: number): string[] {
   const { step, base } = axis as Axis & { step: number; base: number };
   const line = Array<string>(axis.cols).fill('─');
   const labels = Array<string>(axis.cols).fill(' ');
@@ -192,12 +192,14 @@ function axisRows(picture: PictureData, axis: Axis, style: Style): string[] {
     rows.push(`${INDENT}${' '.repeat(arrowAt - 1 - said.length)}${style.red(`${said} ↑`)}`);
   } else {
     // Too long for one line: expected and actual on lines of their own, under the call.
-    const cut = (text: string): string =>
-      text.length > room ? `${text.slice(0, room - 1)}…` : text;
+    const cut = (text: string, indent: string): string => {
+      const fits = width - INDENT.length - indent.length;
+      return `${INDENT}${indent}${text.length > fits ? `${text.slice(0, fits - 1)}…` : text}`;
+    };
     rows.push(`${INDENT}${' '.repeat(arrowAt)}${style.red('↑')}`);
-    rows.push(`${INDENT}${style.red(cut(head))}`);
-    rows.push(`${INDENT}  ${cut(`expected ${expected}`)}`);
-    rows.push(`${INDENT}  ${style.red(cut(`got      ${actual}`))}`);
+    rows.push(style.red(cut(head, '')));
+    rows.push(cut(`expected ${expected}`, '  '));
+    rows.push(style.red(cut(`got      ${actual}`, '  ')));
   }
   return rows;
 }

@@ -325,7 +325,8 @@ function picture(fixtures: Record<string, FixtureSpec>): PictureReader {
           tiers: first as Record<string, TierShape>,
           defaultTier: second as string,
         });
-      } else if (call.method === 'setTier') tierOf.set(`${target}:${String(first)}`, String(second));
+      } else if (call.method === 'setTier')
+        tierOf.set(`${target}:${String(first)}`, String(second));
       else if (call.method === 'check') {
         const lane = `${target}:${String(first)}`;
         const policies = policiesOf(target, String(first), String(second));
