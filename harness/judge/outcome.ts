@@ -87,6 +87,11 @@ export interface CaseResult {
    * learner's. The judgement is then not kept, nor reported as the learner's (see judge.ts).
    */
   judgeFailure?: string;
+  /**
+   * The case failed on a call that threw where an answer was wanted (a scenario's oracle was to
+   * judge it): it gets the hint for a wrong answer, since the answer is what the case checks.
+   */
+  answerWanted?: true;
   /** Time around the first wrong call, as the suite says to draw it (see judge/picture.ts). */
   picture?: PictureData;
 }

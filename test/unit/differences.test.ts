@@ -72,3 +72,16 @@ test('answers short enough to read whole keep the one-line list of fields', () =
   expect(text).toContain('differs: allowed');
   expect(text).not.toMatch(/differs: allowed\n\s+expected/);
 });
+
+test('the differs line names the innermost field, also when the answers are shown whole', () => {
+  class Short {
+    check(): unknown {
+      return { allowed: true, headers: { RateLimit: 'r=1', Policy: 'q=2' } };
+    }
+  }
+  const text = table({ allowed: true, headers: { RateLimit: 'r=0', Policy: 'q=2' } }, Short).join(
+    '\n',
+  );
+  expect(text).toContain('differs: headers.RateLimit');
+  expect(text).not.toMatch(/differs: headers(,|\n|$)/);
+});

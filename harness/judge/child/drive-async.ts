@@ -54,6 +54,8 @@ export interface AsyncDriveResult extends DriveResult {
    * the picture is drawn when the last of them is the row that failed.
    */
   sketched?: { call: Call; row: number }[];
+  /** A scenario's call threw where an oracle was to judge its answer. */
+  threwForAnswer?: boolean;
 }
 
 /**

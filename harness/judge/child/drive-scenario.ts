@@ -54,15 +54,16 @@ export async function driveScenario(
   let unsettled: string | undefined;
   let instances = 0;
   const sketched: { call: Call; row: number }[] = [];
+  let threwForAnswer = false;
   let epoch: { at: number; name: string; what: string; said: boolean } | undefined;
 
   const row = (record: CallRecord): void => {
     if (records.length >= MAX_ROWS)
       throw new Error(`a scenario may take at most ${MAX_ROWS} steps`);
-    records.push(record);
+    records.push(epoch === undefined ? record : relative(record, epoch));
   };
   /** Records a played call or step, and stops the script when it failed. */
-  const settleRow = (played: Played): void => {
+  const settleRow = (played: Played, answerWanted = false): void => {
     const index = records.length;
     const note = port.status();
     let record: CallRecord;
@@ -71,9 +72,15 @@ export async function driveScenario(
       played.row.raw.index = index;
       record = format(played.row.raw, className, options.tolerance ?? {});
       if (played.unsettled !== undefined) record.actual = 'did not settle';
+      // An oracle works out the answer expected from the one given: a call that gave none was
+      // expected to give one.
+      if (answerWanted && played.threw !== undefined) {
+        record.expected = 'an answer';
+        threwForAnswer = true;
+      }
     }
     if (note) record.note = note;
-    row(epoch === undefined ? record : relative(record, epoch));
+    row(record);
     if (epoch !== undefined && !epoch.said) {
       // Said once, under the first row that shows it.
       epoch.said = true;
@@ -110,7 +117,7 @@ export async function driveScenario(
         typeof expected === 'function' ? (expected as (a: unknown) => unknown) : undefined;
       const call: Call = { method, args, expected: oracle ? undefined : expected, target };
       const played = await playCall(call, records.length, port, options, hasFixtures, oracle);
-      settleRow(played);
+      settleRow(played, oracle !== undefined);
       return played.actual;
     },
     async parallel(calls: ParallelCall[], where, between) {
@@ -194,6 +201,7 @@ export async function driveScenario(
     thrown,
     unsettled,
     sketched,
+    threwForAnswer,
   };
 }
 

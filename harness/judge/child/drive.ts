@@ -179,14 +179,19 @@ export function format(
   // Instance 0 is every call's target unless a case drives several: only others are marked.
   if (call.target !== undefined && call.target !== 0) record.target = call.target;
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
-    const fields = differingFields(call.expected, raw.actual, tolerance);
-    record.fields = fields;
+    const expected = call.expected;
+    const actual = raw.actual;
+    // Named down to the innermost field that differs (`headers.RateLimit`, not `headers`).
+    const leaves = differingFields(expected, actual, tolerance).flatMap((field) => {
+      const inner = leafDifferences(field, expected[field], actual, field);
+      // Objects that differ only in fields the actual one adds: the field itself is named.
+      return inner.length > 0
+        ? inner
+        : [{ field, expected: formatValue(expected[field]), actual: formatValue(actual[field]) }];
+    });
+    record.fields = leaves.map((leaf) => leaf.field);
     if (record.expected.endsWith(CUT) || record.actual.endsWith(CUT)) {
-      const expected = call.expected;
-      const actual = raw.actual;
-      record.differences = fields
-        .flatMap((field) => leafDifferences(field, expected[field], actual, field))
-        .slice(0, MAX_DIFFERENCES);
+      record.differences = leaves.slice(0, MAX_DIFFERENCES);
     }
   }
   return record;

@@ -71,7 +71,9 @@ export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult
     return { ...result, status: 'time-limit-exceeded', message: driven.unsettled };
   }
   // The known mistakes are not replayed for async cases (mimic.ts plays them synchronously).
-  const classified = classify(result, driven, c, ctx);
+  const judged = classify(result, driven, c, ctx);
+  // A call that threw where an answer was wanted is failed on what it should have answered.
+  const classified: CaseResult = driven.threwForAnswer ? { ...judged, answerWanted: true } : judged;
   if (!isScenario(c)) return withPicture(classified, driven, c, ctx, calls(c));
   // A scenario is drawn from what it sketched, when its last sketch is the row that failed.
   const sketched = driven.sketched ?? [];
