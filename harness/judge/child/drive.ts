@@ -1,6 +1,6 @@
 // Plays a sequence of calls against a class and records how each one went. This is the only place
 // learner methods are called, so it is where their exceptions are caught and classified.
-import { CUT, formatArgs, formatValue } from '../format-value.ts';
+import { formatArgs, formatValue, SHOWN_LENGTH } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
@@ -161,16 +161,17 @@ export function format(
   tolerance: Record<string, number>,
 ): CallRecord {
   const { call } = raw;
+  // In full: the report cuts them short unless the learner asked to see everything (--reveal).
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`
-    : formatValue(call.method === className ? null : call.expected);
+    : formatValue(call.method === className ? null : call.expected, true);
   const actual = raw.didThrow
     ? `throws ${raw.threw?.isError ? `${raw.threw.name}: ${raw.threw.message}` : raw.threw?.message}`
-    : formatValue(raw.actual);
+    : formatValue(raw.actual, true);
   const record: CallRecord = {
     index: raw.index,
     method: call.method,
-    args: formatArgs(call.args),
+    args: formatArgs(call.args, true),
     expected,
     actual: raw.replayed ? expected : actual,
     ok: raw.ok,
@@ -190,7 +191,8 @@ export function format(
         : [{ field, expected: formatValue(expected[field]), actual: formatValue(actual[field]) }];
     });
     record.fields = leaves.map((leaf) => leaf.field);
-    if (record.expected.endsWith(CUT) || record.actual.endsWith(CUT)) {
+    // Answers cut short when shown: the difference may be in the part left out.
+    if (record.expected.length > SHOWN_LENGTH || record.actual.length > SHOWN_LENGTH) {
       record.differences = leaves.slice(0, MAX_DIFFERENCES);
     }
   }
