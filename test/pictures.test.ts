@@ -10,6 +10,7 @@ import { expect, test } from 'vitest';
 import { drive } from '../harness/judge/child/drive.ts';
 import { directPort } from '../harness/judge/child/port.ts';
 import { caseEquals } from '../harness/judge/child/run-case.ts';
+import { timesFrom } from '../harness/judge/format-value.ts';
 import { buildPicture } from '../harness/judge/picture.ts';
 import { findProblem, loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
@@ -130,4 +131,12 @@ test('a suite that declares no picture shows none', () => {
   expect(buildPicture(undefined, {}, source, 'X', { at: 0, shown: 0, actual: { value: 2 } })).toBe(
     undefined,
   );
+});
+
+test('times in full near a named origin are written from it, others left alone', () => {
+  const T = 1796147998294;
+  expect(timesFrom(`resetAt:${T + 100},retryAt:${T}`, { at: T, name: 'T' })).toBe(
+    'resetAt:T+100,retryAt:T',
+  );
+  expect(timesFrom(`${T - 5} 12345 ${T + 2e9}`, { at: T, name: 'T' })).toBe(`T−5 12345 ${T + 2e9}`);
 });

@@ -78,3 +78,16 @@ export function formatArgs(args: unknown[], full = false): string {
   const reach = full ? FULL : SHORT;
   return cut(args.map((arg) => render(arg, 1, reach)).join(', '), reach.length);
 }
+
+/** A time written in full (ms since the epoch) within this much of the epoch is written from it. */
+const NEAR_MS = 1e9;
+const FULL_TIME = /(?<![\d.])\d{13}(?![\d.])/g;
+
+/** Text with its times in full (13 digits) near `epoch.at` written from it: `T+750`. */
+export function timesFrom(text: string, epoch: { at: number; name: string }): string {
+  return text.replace(FULL_TIME, (digits) => {
+    const ms = Number(digits) - epoch.at;
+    if (Math.abs(ms) > NEAR_MS) return digits;
+    return ms === 0 ? epoch.name : `${epoch.name}${ms > 0 ? '+' : '−'}${Math.abs(ms)}`;
+  });
+}

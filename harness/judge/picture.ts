@@ -2,7 +2,7 @@
 // wrong call's lane around it, the windows at it and the level over time, as plain data for the
 // parent to draw at the screen's width (harness/terminal/picture.ts). It reads the case's calls and
 // the reference's answers, never the learner's objects: only the wrong call's own answer is theirs.
-import { formatArgs, formatValue } from './format-value.ts';
+import { formatArgs, formatValue, timesFrom } from './format-value.ts';
 import type { PictureData } from './outcome.ts';
 import {
   isThrows,
@@ -135,6 +135,11 @@ export function buildPicture(
     },
   };
   if (origin !== undefined) picture.origin = origin;
+  // Times from a named origin (Redis's T) are said from it under the picture too.
+  if (origin !== undefined && origin.name !== '') {
+    picture.wrong.expected = timesFrom(picture.wrong.expected, origin);
+    picture.wrong.actual = timesFrom(picture.wrong.actual, origin);
+  }
   if (reader.level !== undefined) {
     picture.level = sampleLevel(makeReader, source, wrongAt, lane, from, to);
   }

@@ -24,6 +24,8 @@ import {
 } from '../../harness/redis/limiter-scenarios.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
 import { defineSuite, type Play } from '../../harness/suite.ts';
+import { limiterPicture } from '../../harness/limiter-script.ts';
+import { LOG_WINDOW } from '../sliding-window-log-limiter/suite.ts';
 import { SlidingWindowLogLimiter } from '../sliding-window-log-limiter/solution.ts';
 
 /** The number of units the log under `key` holds (ZCARD), checked. */
@@ -88,6 +90,8 @@ export const modelOf =
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
+  // The log's window at the wrong call, on Redis's clock from T, the first call's time.
+  picture: limiterPicture({ windows: LOG_WINDOW, timesFrom: 'T' }),
   async: true,
   cases: [
     {

@@ -17,7 +17,7 @@ import {
   longKey,
   THROWS,
   limiterPicture,
-  type Settings,
+  type LimiterPicture,
 } from '../../harness/limiter-script.ts';
 import { SlidingWindowLogLimiter } from './solution.ts';
 
@@ -219,17 +219,21 @@ const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_L
  * The picture of a failing case: the window (now − W, now] at the wrong call, with what the allowed
  * requests in it took against the limit.
  */
-const picture = limiterPicture({
-  windows: ([limit, windowMs]: Settings, at, taken) => [
-    {
-      name: 'window',
-      from: at - (windowMs as number),
-      to: at,
-      bounds: '(]',
-      note: `took ${taken(at - (windowMs as number) + 1, at + 1)} of ${String(limit)}`,
-    },
-  ],
-});
+export const LOG_WINDOW: NonNullable<LimiterPicture['windows']> = (
+  [limit, windowMs],
+  at,
+  taken,
+) => [
+  {
+    name: 'window',
+    from: at - (windowMs as number),
+    to: at,
+    bounds: '(]',
+    note: `took ${taken(at - (windowMs as number) + 1, at + 1)} of ${String(limit)}`,
+  },
+];
+
+const picture = limiterPicture({ windows: LOG_WINDOW });
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,

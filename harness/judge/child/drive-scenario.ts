@@ -14,6 +14,7 @@ import {
   type Throws,
 } from '../../suite.ts';
 import { format, isNotImplemented, type DriveResult, type Thrown } from './drive.ts';
+import { timesFrom } from '../format-value.ts';
 import {
   playCall,
   playParallel,
@@ -205,18 +206,9 @@ export async function driveScenario(
   };
 }
 
-/** A time written in full (ms since the epoch) within this much of the epoch is written from it. */
-const NEAR_MS = 1e9;
-const FULL_TIME = /(?<![\d.])\d{13}(?![\d.])/g;
-
 /** A row with its times in full rewritten as `T+750` from the epoch. */
 function relative(record: CallRecord, epoch: { at: number; name: string }): CallRecord {
-  const from = (text: string): string =>
-    text.replace(FULL_TIME, (digits) => {
-      const ms = Number(digits) - epoch.at;
-      if (Math.abs(ms) > NEAR_MS) return digits;
-      return ms === 0 ? epoch.name : `${epoch.name}${ms > 0 ? '+' : '−'}${Math.abs(ms)}`;
-    });
+  const from = (text: string): string => timesFrom(text, epoch);
   const rewritten: CallRecord = {
     ...record,
     args: from(record.args),
