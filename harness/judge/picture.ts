@@ -26,11 +26,21 @@ const MIN_SPAN = 10;
 export type WrongAnswer = { value: unknown } | { threw: string };
 
 const STOP = Symbol('stop');
+/**
+ * Wall time the picture may take in all, its readings of the calls together: a case of millions of
+ * calls that went wrong late is not drawn, rather than brought near its kill deadline.
+ */
+export const PICTURE_BUDGET_MS = 300;
+const OVER_BUDGET = Symbol('over budget');
 
-/** Plays `source` up to and including call `last`, handing each call to `visit`. */
+/**
+ * Plays `source` up to and including call `last`, handing each call to `visit`; throws OVER_BUDGET
+ * once the time is past `deadline` (performance.now()).
+ */
 function playTo(
   source: CallSource,
   last: number,
+  deadline: number,
   visit: (call: Call, index: number) => void,
 ): void {
   let index = 0;
@@ -38,6 +48,7 @@ function playTo(
     source((call) => {
       visit(call, index);
       if (index++ >= last) throw STOP;
+      if ((index & 4095) === 0 && performance.now() > deadline) throw OVER_BUDGET;
     });
   } catch (error) {
     if (error !== STOP) throw error;
@@ -90,14 +101,31 @@ export function buildPicture(
   className: string,
   wrong: { at: number; shown: number; actual: WrongAnswer },
 ): PictureData | undefined {
-  const { at: wrongAt, actual } = wrong;
   if (declared === undefined) return undefined;
+  const deadline = performance.now() + PICTURE_BUDGET_MS;
+  try {
+    return drawn(declared, fixtures, source, className, wrong, deadline);
+  } catch (error) {
+    if (error === OVER_BUDGET) return undefined;
+    throw error;
+  }
+}
+
+function drawn(
+  declared: (fixtures: Record<string, FixtureSpec>) => PictureReader,
+  fixtures: Record<string, FixtureSpec> | undefined,
+  source: CallSource,
+  className: string,
+  wrong: { at: number; shown: number; actual: WrongAnswer },
+  deadline: number,
+): PictureData | undefined {
+  const { at: wrongAt, actual } = wrong;
   const makeReader = (): PictureReader => declared(fixtures ?? {});
   const reader = makeReader();
   const moments: (Moment & { index: number })[] = [];
   let first: number | undefined;
   let wrongCall: Call | undefined;
-  playTo(source, wrongAt, (call, index) => {
+  playTo(source, wrongAt, deadline, (call, index) => {
     const moment = reader.read(call);
     if (moment.mark !== undefined) first ??= moment.at;
     moments.push({ ...moment, index });
@@ -141,7 +169,7 @@ export function buildPicture(
     picture.wrong.actual = timesFrom(picture.wrong.actual, origin);
   }
   if (reader.level !== undefined) {
-    picture.level = sampleLevel(makeReader, source, wrongAt, lane, from, to);
+    picture.level = sampleLevel(makeReader, source, wrongAt, deadline, lane, from, to);
   }
   return picture;
 }
@@ -180,6 +208,7 @@ function sampleLevel(
   makeReader: () => PictureReader,
   source: CallSource,
   wrongAt: number,
+  deadline: number,
   lane: string,
   from: number,
   to: number,
@@ -197,7 +226,7 @@ function sampleLevel(
       samples.push(Number.isFinite(value) ? value : null);
     }
   };
-  playTo(source, wrongAt, (call) => {
+  playTo(source, wrongAt, deadline, (call) => {
     const { at } = ahead.read(call);
     takeUntil(at);
     reader.read(call);
