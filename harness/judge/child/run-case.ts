@@ -239,7 +239,8 @@ export function withPicture(
   /** Where the wrong call is in `source`, when it is not the row that failed (a scenario's sketch). */
   sourceIndex?: number,
 ): CaseResult {
-  const failed = result.status === 'failed' || result.status === 'runtime-error';
+  // A wrong answer: a crash is told by its error and stack, which a picture would only repeat.
+  const failed = result.status === 'failed';
   const { divergedAt, diverged } = driven;
   if (!failed || divergedAt === undefined || diverged === undefined || result.notImplemented) {
     return result;
