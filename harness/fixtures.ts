@@ -40,6 +40,12 @@ export function makeClock(start: number): {
   return { handle, control, status: () => `t=${time}` };
 }
 
+/** Where a fake clock starts, when `spec` is one (see fakeClock). */
+export function clockStart(spec: FixtureSpec | undefined): number | undefined {
+  if (spec === undefined || spec.source !== String(makeClock)) return undefined;
+  return typeof spec.args?.[0] === 'number' ? spec.args[0] : 0;
+}
+
 /** What a limiter fixture answers: the shape of problems/rate-limiter-contract.md. */
 export interface LimiterAnswer {
   allowed: boolean;

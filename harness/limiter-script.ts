@@ -4,7 +4,18 @@
 // it with its own settings (`limiter(limit, windowMs)`, `queue(capacity, rate)`, …); everything
 // else (allow, peek, the clock's moves, several instances) is here. The answers a limiter kata
 // expects and a clock the suite itself can hold come with it.
-import { fixture, type Encoded, type FixtureRef } from './suite.ts';
+import { clockStart } from './fixtures.ts';
+import {
+  fixture,
+  isFixtureRef,
+  isThrows,
+  type Call,
+  type Encoded,
+  type FixtureRef,
+  type FixtureSpec,
+  type PictureReader,
+  type Span,
+} from './suite.ts';
 
 /** A limiter's answer, as the rate-limiter contract spells it. */
 export interface LimiterResult {
@@ -178,4 +189,122 @@ export function longKey(j: number, filler: string, length: number): string {
   const key = String(j).padStart(length, filler);
   key.charCodeAt(0);
   return key;
+}
+
+/** A limiter's settings, as its constructor was given them, without the clock. */
+export type Settings = readonly unknown[];
+
+/** A level kept for one key of one limiter, as the reference's answers make it. */
+export interface LaneLevel {
+  /** An allowed request took `cost` at time `at`, answered `answer`. */
+  took(at: number, cost: number, answer: Record<string, unknown>): void;
+  at(t: number): number;
+}
+
+/** What a limiter kata's picture shows beyond its calls (see limiterPicture). */
+export interface LimiterPicture {
+  /**
+   * The windows at time `at`; `taken(from, to)` is what the allowed requests of the wrong call's
+   * key took in [from, to), for a window to say how full it is.
+   */
+  windows?(settings: Settings, at: number, taken: (from: number, to: number) => number): Span[];
+  level?: {
+    name: string;
+    capacity(settings: Settings): number;
+    start(settings: Settings): LaneLevel;
+  };
+  /**
+   * Times are shown from the first request's, under this name (`T`): for a service's clock, whose
+   * times are long and mean nothing in themselves.
+   */
+  timesFrom?: string;
+  /** The method that takes from the limiter (`allow` unless said: a queue's `submit`). */
+  takes?: string;
+  /** The row of an allowed request (`allowed` unless said: a queue's `queued`). */
+  allowedMark?: string;
+}
+
+/**
+ * The picture of a limiter kata built on a fake clock (the suite's `picture`): each allow marked
+ * allowed or refused as the reference answers it, each peek, on the lane of one instance and one
+ * key, with the windows and level the suite describes.
+ */
+export function limiterPicture(
+  spec: LimiterPicture,
+): (fixtures: Record<string, FixtureSpec>) => PictureReader {
+  return (fixtures) => {
+    let time = clockStart(fixtures.clock) ?? 0;
+    const taking = spec.takes ?? 'allow';
+    const settings = new Map<number, Settings>();
+    const levels = new Map<string, LaneLevel>();
+    const takes = new Map<string, { at: number; cost: number }[]>();
+    const settingsOf = (lane: string): Settings => settings.get(Number(lane.split(':')[0])) ?? [];
+    // A lane's level starts with its first allowed request, or when first asked once the limiter
+    // is built; before that there is none.
+    const levelOf = (lane: string): LaneLevel | undefined => {
+      if (spec.level === undefined || !settings.has(Number(lane.split(':')[0]))) return undefined;
+      let level = levels.get(lane);
+      if (level === undefined) levels.set(lane, (level = spec.level.start(settingsOf(lane))));
+      return level;
+    };
+    let first: number | undefined;
+    /** The latest answer's resetAt by lane: the picture reaches it, to show the level come back. */
+    const resetAt = new Map<string, unknown>();
+    const reader: PictureReader = {
+      until: (lane) => {
+        const at = resetAt.get(lane);
+        return spec.level !== undefined && typeof at === 'number' ? at : undefined;
+      },
+      origin: () =>
+        spec.timesFrom !== undefined && first !== undefined
+          ? { at: first, name: spec.timesFrom }
+          : undefined,
+      read(call: Call) {
+        const target = call.target ?? 0;
+        const amount = call.args[0] as number;
+        if (call.method === 'clock.set') time = amount;
+        else if (call.method === 'clock.advance') time += amount;
+        else if (call.method === taking || call.method === 'peek') {
+          const lane = `${target}:${String(call.args[0])}`;
+          const cost = (call.args[1] as number | undefined) ?? 1;
+          first ??= time;
+          if (isThrows(call.expected)) return { at: time, lane };
+          const allowed = (call.expected as { allowed?: unknown } | null)?.allowed === true;
+          resetAt.set(lane, (call.expected as { resetAt?: unknown } | null)?.resetAt);
+          if (call.method === 'peek') return { at: time, mark: 'peek', lane };
+          if (allowed) {
+            levelOf(lane)?.took(time, cost, call.expected as Record<string, unknown>);
+            const list = takes.get(lane) ?? [];
+            list.push({ at: time, cost });
+            takes.set(lane, list);
+          }
+          return { at: time, mark: allowed ? (spec.allowedMark ?? 'allowed') : 'refused', lane };
+        } else if (!call.method.includes('.')) {
+          settings.set(
+            target,
+            call.args.filter((arg) => !isFixtureRef(arg)),
+          );
+        }
+        return { at: time };
+      },
+    };
+    if (spec.windows !== undefined) {
+      const windows = spec.windows;
+      reader.windows = (at, lane) =>
+        windows(settingsOf(lane), at, (from, to) =>
+          (takes.get(lane) ?? [])
+            .filter((t) => t.at >= from && t.at < to)
+            .reduce((sum, t) => sum + t.cost, 0),
+        );
+    }
+    if (spec.level !== undefined) {
+      const { name, capacity } = spec.level;
+      reader.level = {
+        name,
+        capacity: (lane) => capacity(settingsOf(lane)),
+        at: (t, lane) => levelOf(lane)?.at(t) ?? NaN,
+      };
+    }
+    return reader;
+  };
 }

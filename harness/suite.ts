@@ -204,6 +204,17 @@ export interface Play {
   check(row: { what: string; expected: string; actual: string; ok: boolean }): void;
   /** A row that says what the script did between calls (a wait, a fault); it cannot fail. */
   note(what: string, detail?: string): void;
+  /**
+   * Tells the case's picture (Suite.picture) about a call as its reader reads calls: a move of the
+   * service's clock (`clock.set`), or a call with the answer the oracle expects, sketched before
+   * that call's row is settled. A scenario that sketches nothing shows no picture.
+   */
+  sketch(call: Call): void;
+  /**
+   * From now on the rows show times in ms since the epoch (13 digits) near `at` as `T+750`,
+   * relative to it under `name`; the table says once what `name` is (`what`: its meaning).
+   */
+  timesFrom(at: number, name: string, what: string): void;
   /** Skews the clock learner code reads (`Date.now()`, `new Date()`) by `ms`, until the case ends. */
   skewClock(ms: number): void;
   /** The case's Redis, as the judge sees it; throws when the problem has none. */
@@ -269,6 +280,67 @@ export interface RedisAdmin {
 
 export type Case = FixedCase | GeneratedCase | PropertyCase | ScenarioCase;
 
+/**
+ * How a suite's failing case is drawn on a time axis (harness/judge/picture.ts builds it, and
+ * harness/terminal/picture.ts draws it). A reader is made fresh for each reading of a case and is fed
+ * its calls in order up to the first wrong one, each with the answer the reference gives
+ * (`call.expected`): it reads what the case is (settings, time, the calls so far), never the
+ * learner's objects. A suite that declares none shows no picture.
+ */
+export interface PictureReader {
+  /**
+   * Reads the next call: when it happens, what it is on the axis (`mark`: a short word, one row of
+   * the picture per word, such as `ping`, `allowed`, `refused`; none for a constructor or a clock's
+   * move), and its `lane` (an instance, a key): only the calls of the wrong call's lane are drawn
+   * (a wrong call of no lane, such as a spy asked what it saw, takes that of the last marked call).
+   */
+  read(call: Call): Moment;
+  /** The window or windows at time `at` (the wrong call's), for the calls of `lane`. */
+  windows?(at: number, lane: string): Span[];
+  /** A quantity to plot over time as the reference's answers make it (a bucket's tokens). */
+  level?: Level;
+  /**
+   * How far the picture reaches after the wrong call, at least (a limiter's resetAt: when its level
+   * is back), for a level to show where it goes; the level is drawn on to there.
+   */
+  until?(lane: string): number | undefined;
+  /** The unit of time on the axis; `ms` unless said. */
+  unit?: string;
+  /**
+   * Times are shown from this one, named (`T`, Redis's time at the start), rather than from the
+   * case's first call when they run long.
+   */
+  origin?(): { at: number; name: string } | undefined;
+  /** An answer in a few words for the line under the wrong call; its formatted value by default. */
+  say?(answer: unknown): string;
+}
+
+/** When a call happens, and what it is on the picture. */
+export interface Moment {
+  at: number;
+  mark?: string;
+  lane?: string;
+}
+
+/** A window: its name (a few letters), its bounds, and which bounds it holds. */
+export interface Span {
+  name: string;
+  from: number;
+  to: number;
+  /** `[)` holds `from` and not `to`, and so on. */
+  bounds: '[)' | '(]' | '[]';
+  /** Said after its bounds: a weight, a count. */
+  note?: string;
+}
+
+/** A level over time: `at(t)` is its value at time t on the calls read so far (NaN: none yet). */
+export interface Level {
+  /** A short name (`tokens`, `queue`). */
+  name: string;
+  capacity(lane: string): number;
+  at(t: number, lane: string): number;
+}
+
 export interface Suite {
   /** The reference implementation, used by property cases: a class, or a function problem's function. */
   reference: AnyClass | AnyFunction;
@@ -309,6 +381,11 @@ export interface Suite {
   /** Wall time each awaited call (or parallel step) may take to settle, in ms; default 2000. */
   callDeadlineMs?: number;
   cases: Case[];
+  /**
+   * What a failing case's picture shows (see PictureReader); made fresh for each reading, from the
+   * case's fixtures (where a fake clock starts).
+   */
+  picture?: (fixtures: Record<string, FixtureSpec>) => PictureReader;
 }
 
 /**

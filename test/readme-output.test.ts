@@ -20,3 +20,16 @@ test("the README's call table is what the judge prints for the file it names", a
   const shown = formatReport(problem, report, { reveal: true, style: makeStyle(false) });
   expect(shown).toContain((block as string).trimEnd());
 });
+
+test("the README's picture is what the judge prints for the file it names", async () => {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /mistakes\/lte-cutoff\.ts`\):\n\n```text\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(block).toBeDefined();
+  const problem = findProblem(loadProblems(), '933') as Problem;
+  const report = await judge({
+    problem,
+    solutionFile: path.join(problem.mistakesDir, 'lte-cutoff.ts'),
+  });
+  const shown = formatReport(problem, report, { reveal: false, style: makeStyle(false) });
+  expect(shown).toContain((block as string).trimEnd());
+});

@@ -488,7 +488,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
         `the judge's Redis failed during case ${info.name} (${result.judgeFailure}); nothing was judged or kept: judge again`,
       );
     }
-    result.hint = hintFor(info.hints, result.status);
+    result.hint = hintFor(info.hints, result.answerWanted ? 'failed' : result.status);
     if (info.beyondLeetCode) result.beyondLeetCode = true;
     results.push(result);
     options.onCase?.(result);

@@ -1,6 +1,6 @@
 // What judging produces: one result per case, and a report per problem. Shared by the child that
 // runs learner code and the parent that decides verdicts, so everything here must survive IPC.
-import type { CaseHints, Tier } from '../suite.ts';
+import type { CaseHints, Span, Tier } from '../suite.ts';
 
 export type CaseStatus =
   | 'passed'
@@ -97,6 +97,32 @@ export interface CaseResult {
    * learner's. The judgement is then not kept, nor reported as the learner's (see judge.ts).
    */
   judgeFailure?: string;
+  /**
+   * The case failed on a call that threw where an answer was wanted (a scenario's oracle was to
+   * judge it): it gets the hint for a wrong answer, since the answer is what the case checks.
+   */
+  answerWanted?: true;
+  /** Time around the first wrong call, as the suite says to draw it (see judge/picture.ts). */
+  picture?: PictureData;
+}
+
+/**
+ * What a failing case's picture shows, as plain data (it crosses from the child to the parent, which
+ * knows the screen's width): the times in [from, to], the calls of the wrong call's lane, its
+ * windows and level, and the wrong call.
+ */
+export interface PictureData {
+  from: number;
+  to: number;
+  unit: string;
+  /** Times are shown from this one, so named, rather than in full. */
+  origin?: { at: number; name: string };
+  /** Each call drawn: when, and its mark (a row of the picture). */
+  marks: { at: number; mark: string }[];
+  windows: Span[];
+  /** The level sampled at LEVEL_SAMPLES evenly spaced times over [from, to]; null after the wrong call. */
+  level?: { name: string; capacity: number; samples: (number | null)[] };
+  wrong: { at: number; index: number; call: string; expected: string; actual: string };
 }
 
 /**

@@ -50,6 +50,12 @@ export class LimiterOracle {
 
   constructor(private readonly play: Play) {}
 
+  /** The call, for the case's picture: at Redis's time `at`, with the answer the model gives. */
+  private sketch(target: number, args: unknown[], at: number, expected: unknown): void {
+    this.play.sketch({ method: 'clock.set', args: [at], expected: null });
+    this.play.sketch({ method: 'allow', args, expected, target });
+  }
+
   /** The model's answer at `now`, after the group's accepted requests. */
   private modelAt(
     model: LimiterModel,
@@ -93,10 +99,13 @@ export class LimiterOracle {
         expected = this.modelAt(model, history, now, key, units);
         if (sameAnswer(expected, actual)) {
           at = now;
-          return expected;
+          break;
         }
       }
       // No millisecond of the bracket gives this answer: show what the model says at its end.
+      this.sketch(target, args, at ?? t1, expected);
+      // The statements' T: Redis's time at the first call.
+      this.play.timesFrom(at ?? t0, 'T', 'Redis’s time at the first call');
       return expected as LimiterAnswer;
     })) as LimiterAnswer;
     if (answer.allowed && at !== undefined) history.push({ at, key, cost: units });

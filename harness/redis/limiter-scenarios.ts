@@ -52,6 +52,7 @@ export class Limiters {
     const made: Limiter[] = [];
     for (const [i, s] of settings.entries()) {
       const target = await this.play.construct([fixture(`r${i}`), ...s]);
+      this.play.sketch({ method: 'Limiter', args: s, expected: null, target });
       made.push({ target, group: s.join('/'), model: this.modelOf(s) });
     }
     return made;

@@ -10,11 +10,13 @@ import type {
   Verdict,
 } from '../judge/outcome.ts';
 import { SAME_ERROR } from '../judge/diagnose.ts';
+import { cut } from '../judge/format-value.ts';
 import type { Problem } from '../judge/problems.ts';
 import { escapeControl } from '../escape.ts';
 import type { Style } from './style.ts';
 import { visibleLength, WIDTH, wrap } from './wrap.ts';
 import { plural } from './plural.ts';
+import { drawPicture } from './picture.ts';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   accepted: 'Accepted',
@@ -83,21 +85,24 @@ function callLine(
   noteWidth: number,
   style: Style,
   instances: boolean,
+  reveal: boolean,
 ): string[] {
+  // Values come in full: cut short unless the learner asked to see everything.
+  const shown = (text: string): string => oneLine(reveal ? text : cut(text));
   const note = noteWidth > 0 ? `${oneLine(call.note ?? '').padEnd(noteWidth)} ` : '';
   // Calls to several instances, interleaved: each says which instance it went to.
   const to = instances ? `[${call.target ?? 0}] ` : '';
   const text = call.step
-    ? `${note}${oneLine(call.method)}${call.args ? `: ${oneLine(call.args)}` : ''}`
-    : `${note}${to}${oneLine(call.method)}(${oneLine(call.args)})`;
+    ? `${note}${oneLine(call.method)}${call.args ? `: ${shown(call.args)}` : ''}`
+    : `${note}${to}${oneLine(call.method)}(${shown(call.args)})`;
   const mark = diverged ? style.red('→') : ' ';
   // A call that answers nothing (a constructor, a void method, a fixture's move) shows a dash.
   const nothing = (value: string): string =>
     call.ok && call.expected === 'null' && (value === 'null' || value === 'undefined')
       ? '—'
       : value;
-  const expected = nothing(oneLine(call.expected));
-  const actual = nothing(oneLine(call.actual));
+  const expected = nothing(shown(call.expected));
+  const actual = nothing(shown(call.actual));
   const paint = (value: string): string => (call.ok ? value : style.red(value));
   const head = `  ${mark} ${String(call.index).padStart(4)}  `;
   // A scenario's own step may be long text: it gets the layout of long values rather than pushing
@@ -128,8 +133,8 @@ function callLine(
     // The answers were cut short: the fields that differ, each in full (up to its own cut).
     for (const { field, expected: want, actual: got } of call.differences) {
       lines.push(style.red(`          differs: ${oneLine(field)}`));
-      lines.push(wrap(`            expected ${oneLine(want)}`, WIDTH, ' '.repeat(21)));
-      lines.push(wrap(`            actual   ${paint(oneLine(got))}`, WIDTH, ' '.repeat(21)));
+      lines.push(wrap(`            expected ${shown(want)}`, WIDTH, ' '.repeat(21)));
+      lines.push(wrap(`            actual   ${paint(shown(got))}`, WIDTH, ' '.repeat(21)));
     }
   } else if (call.fields && call.fields.length > 0) {
     lines.push(style.red(`          differs: ${call.fields.map(oneLine).join(', ')}`));
@@ -138,7 +143,12 @@ function callLine(
 }
 
 /** The calls of a case with expected against actual and the first difference marked. */
-export function callTable(result: CaseResult, style: Style, whole = true): string[] {
+export function callTable(
+  result: CaseResult,
+  style: Style,
+  whole = true,
+  reveal = false,
+): string[] {
   const calls = result.calls ?? [];
   if (calls.length === 0) return [];
   // What fixtures say (a clock's time) gets a column of its own, before the call.
@@ -155,7 +165,8 @@ export function callTable(result: CaseResult, style: Style, whole = true): strin
     if (previous !== undefined && call.index > previous + 1) lines.push(style.dim('         …'));
     else if (previous === undefined && call.index > 0)
       lines.push(style.dim(`         … ${plural(call.index, 'call')} before`));
-    lines.push(...callLine(call, call.index === result.divergedAt, noteWidth, style, instances));
+    const diverged = call.index === result.divergedAt;
+    lines.push(...callLine(call, diverged, noteWidth, style, instances, reveal));
     previous = call.index;
   }
   const total = result.totalCalls ?? calls.length;
@@ -236,13 +247,15 @@ function describeCase(result: CaseResult, reveal: boolean, style: Style): string
   if (showCalls) {
     if (result.input)
       out.push(...wrapPainted(`  input: ${oneLine(result.input)}`, '         ', style.dim));
-    out.push(...callTable(result, style));
+    out.push(...callTable(result, style, true, reveal));
   } else if (result.calls && result.calls.length > 0) {
     // The first call that went wrong, as LeetCode shows the failing input; the rest stay hidden.
     const first = result.calls.filter((c) => c.index === result.divergedAt);
     if (first.length > 0) out.push(...callTable({ ...result, calls: first }, style, false));
     out.push(style.dim('  (run with -- --reveal to see all its calls, expected and actual)'));
   }
+  // Time around the wrong call, as the suite says to draw it.
+  if (result.picture) out.push('', ...drawPicture(result.picture, style));
   return out;
 }
 

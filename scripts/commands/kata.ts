@@ -134,6 +134,22 @@ async function judgeAndShow(
   return { accepted: report.verdict === 'accepted', verdict: report.verdict, unsaved };
 }
 
+/**
+ * The statement without its closing paragraph telling the reader to run `npm run kata <problem>`: kata
+ * shows it while that very command runs.
+ */
+export function withoutRunLine(statement: string, problem: Problem): string {
+  const escaped = [problem.id, problem.dir].map((name) =>
+    name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  );
+  // The whole paragraph: it may run on to a second line.
+  const line = new RegExp(
+    `^Run \`npm run kata (?:${escaped.join('|')})\`(?:[^\n]|\n(?!\n))*\n?`,
+    'm',
+  );
+  return statement.replace(line, '').trimEnd() + '\n';
+}
+
 /** The statement, read only if it is a regular file of a sane size: one clear line otherwise. */
 function readStatement(problem: Problem): string {
   return readMaterial(problem, 'statement', () =>
@@ -267,7 +283,7 @@ async function openKata(
     io.err(wrapKeepingCode(escapeControl(redisStartLine(error)), WIDTH, '  '));
     return USAGE_EXIT;
   }
-  io.out(renderMarkdown(readStatement(problem), io.style));
+  io.out(renderMarkdown(withoutRunLine(readStatement(problem), problem), io.style));
   const stub = path.relative(process.cwd(), problem.stubFile);
   io.out(`\n${io.style.bold('Your solution:')} ${stub}:1\n`);
   if (values.open) openInEditor(problem.stubFile, io);

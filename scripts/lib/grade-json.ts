@@ -5,6 +5,9 @@ import type { CaseStatus, ProblemReport, Verdict } from '../../harness/judge/out
 import type { Problem } from '../../harness/judge/problems.ts';
 import type { Unmet } from '../../harness/judge/requirements.ts';
 import type { Tier } from '../../harness/suite.ts';
+import { drawPicture } from '../../harness/terminal/picture.ts';
+import { makeStyle } from '../../harness/terminal/style.ts';
+import { DEFAULT_WIDTH } from '../../harness/terminal/wrap.ts';
 
 export const GRADE_JSON_VERSION = 1;
 
@@ -42,7 +45,14 @@ export interface GradeJsonCase {
   ms: number;
   /** What went wrong, in one line; null when the case passed. */
   message: string | null;
+  /**
+   * Only on the lead failing case of a problem whose suite declares a picture: the timeline
+   * around its first wrong call, as the report draws it, one string a line, 80 columns, no colour.
+   */
+  picture?: string[];
 }
+
+const PLAIN = makeStyle(false);
 
 export const gradeJson = (problems: GradeJsonProblem[]): GradeJson => ({
   version: GRADE_JSON_VERSION,
@@ -65,6 +75,7 @@ export function gradedJson(problem: Problem, report: ProblemReport): GradeJsonPr
       status: c.status,
       ms: c.ms,
       message: c.status === 'passed' ? null : (c.message ?? null),
+      ...(c.lead && c.picture ? { picture: drawPicture(c.picture, PLAIN, DEFAULT_WIDTH) } : {}),
     })),
   };
 }

@@ -1,7 +1,7 @@
 // Hidden suite for 359. Examples must match the statement (a test checks it); hidden cases each aim
 // at one trap and carry a hint that points at the idea without giving the code.
 import fc from 'fast-check';
-import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, type Encoded, type PictureReader } from '../../harness/suite.ts';
 import { Logger } from './solution.ts';
 
 /** One call: shouldPrintMessage(timestamp, message), and what it must return. */
@@ -107,8 +107,32 @@ const messageNumber = (j: number): string =>
 const STORM = 25_000;
 const STORM_AT = 7;
 
+/**
+ * The picture of a failing case: the calls with the wrong call's message, printed or held back as
+ * the reference answers, and the ten seconds its last print keeps it quiet, [p, p + 10).
+ */
+function picture(): PictureReader {
+  const printed = new Map<string, number>();
+  let time = 0;
+  let quiet: number | undefined;
+  return {
+    unit: 's',
+    read(call) {
+      if (call.method !== 'shouldPrintMessage') return { at: time };
+      time = call.args[0] as number;
+      const message = String(call.args[1]);
+      quiet = printed.get(message);
+      if (call.expected === true) printed.set(message, time);
+      return { at: time, mark: call.expected === true ? 'printed' : 'held', lane: message };
+    },
+    windows: () =>
+      quiet === undefined ? [] : [{ name: 'quiet', from: quiet, to: quiet + 10, bounds: '[)' }],
+  };
+}
+
 export default defineSuite({
   reference: Logger,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   cases: [

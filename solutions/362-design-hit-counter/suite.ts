@@ -1,7 +1,7 @@
 // Hidden suite for 362. Examples must match the statement (a test checks it); hidden cases each aim
 // at one trap and carry a hint that points at the idea without giving the code.
 import fc from 'fast-check';
-import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, type Encoded, type PictureReader } from '../../harness/suite.ts';
 import { HitCounter } from './solution.ts';
 
 /** One call on the counter: a hit at `t`, or getHits at `t` expecting `count`. */
@@ -86,8 +86,28 @@ function maxInput(): Array<['hit' | 'getHits', number]> {
 const MEMORY_SECONDS = 10;
 const HITS_PER_SECOND = 27_000;
 
+/** The picture of a failing case: each hit and each count, and the window (t - window, t] of the wrong one. */
+function picture(): PictureReader {
+  let window = 300;
+  let time = 0;
+  return {
+    unit: 's',
+    read(call) {
+      const lane = String(call.target ?? 0);
+      if (call.method === 'HitCounter') {
+        window = (call.args[0] as number | undefined) ?? 300;
+        return { at: time, lane };
+      }
+      time = call.args[0] as number;
+      return { at: time, mark: call.method, lane };
+    },
+    windows: (at) => [{ name: 'window', from: at - window, to: at, bounds: '(]' }],
+  };
+}
+
 export default defineSuite({
   reference: HitCounter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   cases: [

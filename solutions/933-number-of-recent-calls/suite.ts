@@ -1,7 +1,7 @@
 // Hidden suite for 933. Examples must match the statement (a test checks it); hidden cases each aim
 // at one trap and carry a hint that points at the idea without giving the code.
 import fc from 'fast-check';
-import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, type Encoded, type PictureReader } from '../../harness/suite.ts';
 import { RecentCounter } from './solution.ts';
 
 /** One counter (default window unless given) pinged at each time, expecting the given counts. */
@@ -69,8 +69,26 @@ const MEMORY_GAP = 1000;
 /** Where the pings one every MEMORY_GAP ms start: the burst has left the window by then. */
 const MEMORY_START = MEMORY_BURST + 3000 + 1;
 
+/** The picture of a failing case: each ping, and the range [t - window, t] of the wrong one. */
+function picture(): PictureReader {
+  let window = 3000;
+  let time = 0;
+  return {
+    read(call) {
+      if (call.method !== 'ping') {
+        window = (call.args[0] as number | undefined) ?? 3000;
+        return { at: time, lane: String(call.target ?? 0) };
+      }
+      time = call.args[0] as number;
+      return { at: time, mark: 'ping', lane: String(call.target ?? 0) };
+    },
+    windows: (at) => [{ name: 'range', from: at - window, to: at, bounds: '[]' }],
+  };
+}
+
 export default defineSuite({
   reference: RecentCounter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   cases: [

@@ -9,7 +9,7 @@
 // are follow-ups.
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
-import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, fixture, type Encoded, type Span } from '../../harness/suite.ts';
 import {
   CallScript,
   longKey,
@@ -19,6 +19,8 @@ import {
   no,
   ok,
   THROWS,
+  limiterPicture,
+  type Settings,
 } from '../../harness/limiter-script.ts';
 import { FixedWindowLimiter } from './solution.ts';
 
@@ -142,8 +144,28 @@ const NEW_FILLER = 'POST /carts?tenant=acme&token=';
 /** Key number j, KEY_LENGTH characters (see longKey). */
 const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
+/**
+ * The picture of a failing case: the grid's window at the wrong call and the one before it, each
+ * with what the allowed requests took in it against the limit.
+ */
+const picture = limiterPicture({
+  windows([limit, windowMs]: Settings, at, taken) {
+    const W = windowMs as number;
+    const start = Math.floor(at / W) * W;
+    const window = (name: string, from: number): Span => ({
+      name,
+      from,
+      to: from + W,
+      bounds: '[)',
+      note: `took ${taken(from, from + W)} of ${String(limit)}`,
+    });
+    return [window('previous', start - W), window('current', start)];
+  },
+});
+
 export default defineSuite({
   reference: FixedWindowLimiter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The limiter must read the clock it is handed, never the real time.

@@ -19,8 +19,10 @@ import {
   draws,
   mixedTraffic,
   no,
+  limiterPicture,
   ok,
   THROWS,
+  type Settings,
 } from '../../harness/limiter-script.ts';
 import { GcraLimiter } from './solution.ts';
 
@@ -276,8 +278,32 @@ function idleCalls(emit: (call: Call) => void): void {
   second('allow', 'a', no(0, now + 1, now + 1));
 }
 
+/**
+ * The picture of a failing case: how far the key's theoretical arrival time (TAT) runs ahead of
+ * now, as the reference's answers move it (TAT' = max(TAT, t) + cost · T on each allowed request,
+ * T = periodMs / limit), against burst · T, the most it may run ahead.
+ */
+const picture = limiterPicture({
+  level: {
+    name: 'TAT−now',
+    capacity: ([limit, periodMs, burst]: Settings) =>
+      ((burst as number) * (periodMs as number)) / (limit as number),
+    start([limit, periodMs]: Settings) {
+      const T = (periodMs as number) / (limit as number);
+      let tat = -Infinity;
+      return {
+        took(t, cost) {
+          tat = Math.max(tat, t) + cost * T;
+        },
+        at: (t) => Math.max(0, tat - t),
+      };
+    },
+  },
+});
+
 export default defineSuite({
   reference: GcraLimiter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The limiter must read the clock it is handed, never the real time.

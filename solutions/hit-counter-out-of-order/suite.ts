@@ -1,7 +1,7 @@
 // Hidden suite for hit-counter-out-of-order. Examples must match the statement (a test checks it);
 // hidden cases each aim at one trap and carry a hint that points at the idea without giving the code.
 import fc from 'fast-check';
-import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, type Encoded, type PictureReader } from '../../harness/suite.ts';
 import { HitCounter } from './solution.ts';
 
 /** One call on the counter: a hit at `t`, or getHits at `t` expecting `count`. */
@@ -99,8 +99,30 @@ const MEMORY_SECONDS = 10;
 const HITS_PER_SECOND = 40_000;
 const LATE_EVERY = 3;
 
+/**
+ * The picture of a failing case: each hit at its own second (a late one, older than the latest
+ * seen, marked apart), each count, and the window (t - 300, t] of the wrong call.
+ */
+function picture(): PictureReader {
+  let latest = -Infinity;
+  let time = 0;
+  return {
+    unit: 's',
+    read(call) {
+      const lane = String(call.target ?? 0);
+      if (call.method !== 'hit' && call.method !== 'getHits') return { at: time, lane };
+      time = call.args[0] as number;
+      const late = call.method === 'hit' && time < latest;
+      latest = Math.max(latest, time);
+      return { at: time, mark: late ? 'late hit' : call.method, lane };
+    },
+    windows: (at) => [{ name: 'window', from: at - 300, to: at, bounds: '(]' }],
+  };
+}
+
 export default defineSuite({
   reference: HitCounter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   cases: [

@@ -15,7 +15,15 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
-import { CallScript, longKey, HeldClock, draws, THROWS } from '../../harness/limiter-script.ts';
+import {
+  CallScript,
+  limiterPicture,
+  longKey,
+  HeldClock,
+  draws,
+  THROWS,
+  type Settings,
+} from '../../harness/limiter-script.ts';
 import { LeakyBucketQueue, type QueueResult } from './solution.ts';
 
 const CLASS = 'LeakyBucketQueue';
@@ -242,8 +250,34 @@ function idleEviction(emit: (call: Call) => void): void {
   });
 }
 
+/**
+ * The picture of a failing case: each request queued or refused as the reference answers it, and
+ * how many wait in the key's queue over time (queued, not started yet: submitted at or before t,
+ * starting after t), against the capacity.
+ */
+const picture = limiterPicture({
+  takes: 'submit',
+  allowedMark: 'queued',
+  level: {
+    name: 'waiting',
+    capacity: ([capacity]: Settings) => capacity as number,
+    start() {
+      const waits: { from: number; until: number }[] = [];
+      return {
+        took(t, _cost, answer) {
+          // Those started by now are never asked about again (samples come in time order).
+          while (waits.length > 0 && (waits[0] as { until: number }).until <= t) waits.shift();
+          waits.push({ from: t, until: answer.startAt as number });
+        },
+        at: (t) => waits.filter((w) => w.from <= t && t < w.until).length,
+      };
+    },
+  },
+});
+
 export default defineSuite({
   reference: LeakyBucketQueue,
+  picture,
   // startAt may be fractional (1000 / 3 ms apart): within a millionth of a millisecond is exact.
   fieldTolerance: { startAt: 1e-6 },
   // Module-level state shows as cases that fail after others ran, and pass alone.

@@ -15,13 +15,21 @@
 // answers, prototype names, bad input and many clients are follow-ups.
 import fc from 'fast-check';
 import {
+  clockStart,
   fakeClock,
   scriptedLimiter,
   spyLimiter,
   windowLimiter,
   type LimiterAnswer,
 } from '../../harness/fixtures.ts';
-import { defineSuite, fixture, type Encoded, type FixtureSpec } from '../../harness/suite.ts';
+import {
+  defineSuite,
+  fixture,
+  type Encoded,
+  type FixtureSpec,
+  type PictureReader,
+  type Span,
+} from '../../harness/suite.ts';
 import { CallScript, THROWS } from '../../harness/limiter-script.ts';
 import { RateLimitGateway } from './solution.ts';
 
@@ -276,8 +284,84 @@ const clientId = (i: number): string => String(i).padStart(ID_LENGTH, ID_FILLER)
 /** 25000 as "25 000". */
 const spaced = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
 
+// ---- The picture of a failing case ----------------------------------------------------------------
+
+interface PolicyShape {
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+interface TierShape {
+  global?: PolicyShape[];
+  endpoints?: Record<string, PolicyShape[]>;
+}
+
+/**
+ * The picture of a failing case: the client's checks, allowed or refused, and one window per
+ * policy of the wrong check (its window limiter's grid, [k·W, (k+1)·W)), each with the units the
+ * allowed checks charged it there, as the reference answers them.
+ */
+function picture(fixtures: Record<string, FixtureSpec>): PictureReader {
+  let time = clockStart(fixtures.clock) ?? 0;
+  const gateways = new Map<number, { tiers: Record<string, TierShape>; defaultTier: string }>();
+  const tierOf = new Map<string, string>();
+  const charged: { lane: string; at: number; cost: number; policies: PolicyShape[] }[] = [];
+  let last: { lane: string; policies: PolicyShape[] } | undefined;
+  const policiesOf = (target: number, client: string, endpoint: string): PolicyShape[] => {
+    const gateway = gateways.get(target);
+    const tier = gateway?.tiers[tierOf.get(`${target}:${client}`) ?? gateway.defaultTier];
+    if (tier === undefined || typeof tier !== 'object') return [];
+    const own = Object.hasOwn(tier.endpoints ?? {}, endpoint) ? tier.endpoints?.[endpoint] : [];
+    return [...(own ?? []), ...(tier.global ?? [])].filter((p) => typeof p === 'object');
+  };
+  return {
+    read(call) {
+      const target = call.target ?? 0;
+      const [first, second, third] = call.args;
+      if (call.method === 'clock.set') time = first as number;
+      else if (call.method === 'clock.advance') time += first as number;
+      else if (call.method === CLASS) {
+        gateways.set(target, {
+          tiers: first as Record<string, TierShape>,
+          defaultTier: second as string,
+        });
+      } else if (call.method === 'setTier')
+        tierOf.set(`${target}:${String(first)}`, String(second));
+      else if (call.method === 'check') {
+        const lane = `${target}:${String(first)}`;
+        const policies = policiesOf(target, String(first), String(second));
+        const allowed = (call.expected as { allowed?: unknown } | null)?.allowed === true;
+        const cost = typeof third === 'number' ? third : 1;
+        if (allowed) charged.push({ lane, at: time, cost, policies });
+        last = { lane, policies };
+        return { at: time, mark: allowed ? 'allowed' : 'refused', lane };
+      }
+      return { at: time };
+    },
+    windows(at, lane): Span[] {
+      if (last?.lane !== lane) return [];
+      return last.policies.map((policy) => {
+        const W = policy.windowSeconds * 1000;
+        const from = Math.floor(at / W) * W;
+        const took = charged
+          .filter((c) => c.lane === lane && c.at >= from && c.at < from + W)
+          .filter((c) => c.policies.some((p) => p.name === policy.name))
+          .reduce((sum, c) => sum + c.cost, 0);
+        return {
+          name: policy.name,
+          from,
+          to: from + W,
+          bounds: '[)',
+          note: `took ${took} of ${policy.quota}`,
+        };
+      });
+    },
+  };
+}
+
 export default defineSuite({
   reference: RateLimitGateway,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The gateway must read the clock it is handed, never the real time.

@@ -25,6 +25,8 @@ import {
 import { logEdge } from '../../harness/redis/log-edge.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
 import { defineSuite, type Play } from '../../harness/suite.ts';
+import { limiterPicture } from '../../harness/limiter-script.ts';
+import { LOG_WINDOW } from '../sliding-window-log-limiter/suite.ts';
 import { SlidingWindowLogLimiter } from '../sliding-window-log-limiter/solution.ts';
 
 /** The number of units the log under `key` holds (ZCARD), checked. */
@@ -89,6 +91,8 @@ export const modelOf =
 
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
+  // The log's window at the wrong call, on Redis's clock from T, the first call's time.
+  picture: limiterPicture({ windows: LOG_WINDOW, timesFrom: 'T' }),
   async: true,
   cases: [
     {

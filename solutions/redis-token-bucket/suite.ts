@@ -30,6 +30,8 @@ import {
 } from '../../harness/redis/limiter-scenarios.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
 import { defineSuite } from '../../harness/suite.ts';
+import { limiterPicture } from '../../harness/limiter-script.ts';
+import { TOKENS } from '../token-bucket-limiter/suite.ts';
 import { TokenBucketLimiter } from '../token-bucket-limiter/solution.ts';
 
 const ok = (remaining: number, resetAt: number, at: number) => ({
@@ -90,6 +92,8 @@ export const modelOf =
 
 export default defineSuite({
   reference: TokenBucketLimiter,
+  // The bucket's tokens as the model makes them, on Redis's clock from T, the first call's time.
+  picture: limiterPicture({ level: TOKENS, timesFrom: 'T' }),
   async: true,
   cases: [
     {

@@ -12,7 +12,16 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
-import { CallScript, longKey, HeldClock, no, ok, THROWS } from '../../harness/limiter-script.ts';
+import {
+  CallScript,
+  limiterPicture,
+  longKey,
+  HeldClock,
+  no,
+  ok,
+  THROWS,
+  type Settings,
+} from '../../harness/limiter-script.ts';
 import { SlidingWindowCounterLimiter } from './solution.ts';
 
 const CLASS = 'SlidingWindowCounterLimiter';
@@ -191,8 +200,42 @@ const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_L
 const fresh = (now: number): RateLimitResult =>
   ok(LIMIT - 1, (Math.floor(now / WINDOW) + 1) * WINDOW + 1, now);
 
+/**
+ * The picture of a failing case: the previous and current fixed windows at the wrong call, each
+ * with what the allowed requests took in it, the previous one with its weight (the part of it the
+ * sliding window still covers), and the sliding window itself.
+ */
+const picture = limiterPicture({
+  windows([limit, windowMs]: Settings, at, taken) {
+    const W = windowMs as number;
+    const start = Math.floor(at / W) * W;
+    const weight = (W - (at - start)) / W;
+    const previous = taken(start - W, start);
+    const current = taken(start, start + W);
+    const load = Math.round((previous * weight + current) * 100) / 100;
+    return [
+      {
+        name: 'previous',
+        from: start - W,
+        to: start,
+        bounds: '[)',
+        note: `took ${previous} × weight ${Math.round(weight * 1000) / 1000}`,
+      },
+      { name: 'current', from: start, to: start + W, bounds: '[)', note: `took ${current}` },
+      {
+        name: 'sliding',
+        from: at - W,
+        to: at,
+        bounds: '(]',
+        note: `load ${load} of ${String(limit)}`,
+      },
+    ];
+  },
+});
+
 export default defineSuite({
   reference: SlidingWindowCounterLimiter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The limiter must read the clock it is handed, never the real time.

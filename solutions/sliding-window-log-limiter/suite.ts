@@ -12,7 +12,13 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
-import { CallScript, longKey, THROWS } from '../../harness/limiter-script.ts';
+import {
+  CallScript,
+  longKey,
+  THROWS,
+  limiterPicture,
+  type LimiterPicture,
+} from '../../harness/limiter-script.ts';
 import { SlidingWindowLogLimiter } from './solution.ts';
 
 const CLASS = 'SlidingWindowLogLimiter';
@@ -209,8 +215,29 @@ const PEEK_FILLER = 'HEAD /carts?tenant=acme&token=';
 /** Key number j, KEY_LENGTH characters (see longKey). */
 const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
+/**
+ * The picture of a failing case: the window (now − W, now] at the wrong call, with what the allowed
+ * requests in it took against the limit.
+ */
+export const LOG_WINDOW: NonNullable<LimiterPicture['windows']> = (
+  [limit, windowMs],
+  at,
+  taken,
+) => [
+  {
+    name: 'window',
+    from: at - (windowMs as number),
+    to: at,
+    bounds: '(]',
+    note: `took ${taken(at - (windowMs as number) + 1, at + 1)} of ${String(limit)}`,
+  },
+];
+
+const picture = limiterPicture({ windows: LOG_WINDOW });
+
 export default defineSuite({
   reference: SlidingWindowLogLimiter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The limiter must read the clock it is handed, never the real time.

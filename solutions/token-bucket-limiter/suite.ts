@@ -16,7 +16,17 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
-import { CallScript, longKey, draws, no, ok, THROWS } from '../../harness/limiter-script.ts';
+import {
+  CallScript,
+  limiterPicture,
+  longKey,
+  draws,
+  no,
+  ok,
+  THROWS,
+  type LimiterPicture,
+  type Settings,
+} from '../../harness/limiter-script.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
 const CLASS = 'TokenBucketLimiter';
@@ -258,8 +268,35 @@ const NEW_FILLER = 'Bearer eyJhbGciOiJFUzINiJ.eyJpcMiOiJ';
 /** Key number j, KEY_LENGTH characters (see longKey). */
 const tokenKey = (j: number, filler: string): string => longKey(j, filler, KEY_LENGTH);
 
+/**
+ * A bucket's tokens over time as the reference's answers make it (full at first, refilled at the
+ * rate up to the capacity, less each allowed request's cost): what a failing case's picture plots.
+ */
+export const TOKENS: NonNullable<LimiterPicture['level']> = {
+  name: 'tokens',
+  capacity: ([capacity]: Settings) => capacity as number,
+  start([capacity, perSecond]: Settings) {
+    const cap = capacity as number;
+    const rate = (perSecond as number) / 1000;
+    let tokens = cap;
+    let last = -Infinity;
+    const at = (t: number): number =>
+      last === -Infinity ? cap : Math.min(cap, tokens + Math.max(0, t - last) * rate);
+    return {
+      took(t, cost) {
+        tokens = Math.max(0, at(t) - cost);
+        last = t;
+      },
+      at,
+    };
+  },
+};
+
+const picture = limiterPicture({ level: TOKENS });
+
 export default defineSuite({
   reference: TokenBucketLimiter,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   // The limiter must read the clock it is handed, never the real time.

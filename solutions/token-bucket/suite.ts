@@ -10,7 +10,7 @@
 // the capacity is over by a whole token at least; a cost a hair above it only matters to a solution
 // that allows for rounding, and the follow-up with that trap checks it.
 import fc from 'fast-check';
-import { defineSuite, type Encoded } from '../../harness/suite.ts';
+import { defineSuite, type Encoded, type PictureReader } from '../../harness/suite.ts';
 import { TokenBucket } from './solution.ts';
 
 type Request = [now: number] | [now: number, cost: number];
@@ -121,8 +121,40 @@ function randomRequests(backwards: boolean): fc.Arbitrary<Encoded> {
     });
 }
 
+/**
+ * The picture of a failing case: each request granted or refused as the reference answers it, and
+ * the bucket's tokens over time as those answers make them (full at first, refilled at the rate up
+ * to the capacity, only from the latest time seen, less each granted cost).
+ */
+function picture(): PictureReader {
+  let rate = 1;
+  let capacity = 1;
+  let tokens = 1;
+  let last: number | undefined;
+  const level = (t: number): number =>
+    last === undefined || t <= last ? tokens : Math.min(capacity, tokens + (t - last) * rate);
+  return {
+    unit: 's',
+    read(call) {
+      if (call.method !== 'allow') {
+        [rate, capacity] = call.args as [number, number];
+        tokens = capacity;
+        return { at: last ?? 0 };
+      }
+      const now = call.args[0] as number;
+      const cost = (call.args[1] as number | undefined) ?? 1;
+      tokens = level(now);
+      last = Math.max(last ?? now, now);
+      if (call.expected === true) tokens = Math.max(0, tokens - cost);
+      return { at: now, mark: call.expected === true ? 'granted' : 'refused' };
+    },
+    level: { name: 'tokens', capacity: () => capacity, at: level },
+  };
+}
+
 export default defineSuite({
   reference: TokenBucket,
+  picture,
   // Module-level state shows as cases that fail after others ran, and pass alone.
   sharedStateTrap: 'instance-isolation',
   cases: [

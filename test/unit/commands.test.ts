@@ -111,6 +111,21 @@ describe('grade', () => {
     expect(existsSync(PROGRESS_FILE)).toBe(false);
   });
 
+  test('--json carries the lead failing case’s picture, as its lines at 80 columns', async () => {
+    const dir = scratchDir('json-picture');
+    mkdirSync(path.join(dir, DIR933), { recursive: true });
+    const wrong = path.join(SOLUTIONS_DIR, DIR933, 'wrong', 'lte-cutoff.ts');
+    writeFileSync(path.join(dir, DIR933, 'solution.ts'), readFileSync(wrong));
+    const io = captureIO();
+    expect(await grade(['--dir', dir, '--json', '933'], io)).toBe(1);
+    const [p] = (JSON.parse(io.stdout[0]!) as { problems: { cases: { picture?: string[] }[] }[] })
+      .problems;
+    const drawn = p?.cases.filter((c) => c.picture !== undefined) ?? [];
+    expect(drawn).toHaveLength(1);
+    const kept = readFileSync(path.join(REPO_ROOT, 'test', 'pictures', `${DIR933}.txt`), 'utf8');
+    expect(`${drawn[0]?.picture?.join('\n')}\n`).toBe(kept);
+  });
+
   test('the untouched stub: Not Started in the table, exit 1, and no attempt recorded', async () => {
     const io = captureIO();
     // --fresh: an earlier run of this test leaves the stub's verdict kept.

@@ -35,7 +35,7 @@ class Limiter {
   }
 }
 
-function table(expected: unknown, learner: new () => unknown = Gateway): string[] {
+function table(expected: unknown, learner: new () => unknown = Gateway, reveal = false): string[] {
   const driven = drive(
     fromCalls([
       { method: 'Gateway', args: [], expected: null, target: 0 },
@@ -53,7 +53,7 @@ function table(expected: unknown, learner: new () => unknown = Gateway): string[
     ms: 0,
     calls: driven.records,
   } as CaseResult;
-  return callTable(result, makeStyle(false));
+  return callTable(result, makeStyle(false), true, reveal);
 }
 
 test('a difference past the cut is shown field by field, in full', () => {
@@ -71,4 +71,24 @@ test('answers short enough to read whole keep the one-line list of fields', () =
   const text = table({ allowed: true, remaining: 0 }, Limiter).join('\n');
   expect(text).toContain('differs: allowed');
   expect(text).not.toMatch(/differs: allowed\n\s+expected/);
+});
+
+test('the differs line names the innermost field, also when the answers are shown whole', () => {
+  class Short {
+    check(): unknown {
+      return { allowed: true, headers: { RateLimit: 'r=1', Policy: 'q=2' } };
+    }
+  }
+  const text = table({ allowed: true, headers: { RateLimit: 'r=0', Policy: 'q=2' } }, Short).join(
+    '\n',
+  );
+  expect(text).toContain('differs: headers.RateLimit');
+  expect(text).not.toMatch(/differs: headers(,|\n|$)/);
+});
+
+test('--reveal shows both answers whole, header strings as sent', () => {
+  const text = table({ allowed: false, remaining: 0, headers: HEADERS }, Gateway, true).join('\n');
+  expect(text).not.toContain('…');
+  expect(text).toContain(`'"default";q=100;w=60;pk=:cHJvZmlsZQ==:'`);
+  expect(text).toMatch(/Retry-After":'2'|"Retry-After":"2"/);
 });

@@ -86,6 +86,7 @@ const CASE_KEYS = {
   status: oneOf(...STATUSES),
   ms: kind('number'),
   message: nullable(kind('string')),
+  picture: optional(listOf(kind('string'))),
 } satisfies Record<keyof GradeJsonCase, Check>;
 
 const PROBLEM_KEYS = {

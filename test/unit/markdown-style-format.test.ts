@@ -22,7 +22,10 @@ describe('formatValue', () => {
     expect(formatValue(-0)).toBe('-0');
     expect(formatValue(0)).toBe('0');
     expect(formatValue(NaN)).toBe('NaN');
-    expect(formatValue('a"b')).toBe('"a\\"b"');
+    // A string with double quotes and nothing else to escape reads as sent (a header's value).
+    expect(formatValue('a"b')).toBe(`'a"b'`);
+    expect(formatValue(`a"b'c`)).toBe(`"a\\"b'c"`);
+    expect(formatValue('a"b\\n')).toBe('"a\\"b\\\\n"');
     expect(formatValue(12n)).toBe('12n');
     expect(formatValue(true)).toBe('true');
     expect(formatValue(Symbol('s'))).toBe('Symbol(s)');

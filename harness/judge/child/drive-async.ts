@@ -49,6 +49,13 @@ export interface AsyncDriveOptions extends DriveOptions {
 export interface AsyncDriveResult extends DriveResult {
   /** Set when a call (or a call of a parallel step) did not settle in time: what to report. */
   unsettled?: string;
+  /**
+   * A scenario's calls as its picture sees them (Play.sketch), each with the row it belongs to:
+   * the picture is drawn when the last of them is the row that failed.
+   */
+  sketched?: { call: Call; row: number }[];
+  /** A scenario's call threw where an oracle was to judge its answer. */
+  threwForAnswer?: boolean;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type Throws,
 } from '../../suite.ts';
 import { format, isNotImplemented, type DriveResult, type Thrown } from './drive.ts';
+import { timesFrom } from '../format-value.ts';
 import {
   playCall,
   playParallel,
@@ -54,14 +55,17 @@ export async function driveScenario(
   let thrown: Thrown | undefined;
   let unsettled: string | undefined;
   let instances = 0;
+  const sketched: { call: Call; row: number }[] = [];
+  let threwForAnswer = false;
+  let epoch: { at: number; name: string; what: string; said: boolean } | undefined;
 
   const row = (record: CallRecord): void => {
     if (records.length >= MAX_ROWS)
       throw new Error(`a scenario may take at most ${MAX_ROWS} steps`);
-    records.push(record);
+    records.push(epoch === undefined ? record : relative(record, epoch));
   };
   /** Records a played call or step, and stops the script when it failed. */
-  const settleRow = (played: Played): void => {
+  const settleRow = (played: Played, answerWanted = false): void => {
     const index = records.length;
     const note = port.status();
     let record: CallRecord;
@@ -70,9 +74,28 @@ export async function driveScenario(
       played.row.raw.index = index;
       record = format(played.row.raw, className, options.tolerance ?? {});
       if (played.unsettled !== undefined) record.actual = 'did not settle';
+      // An oracle works out the answer expected from the one given: a call that gave none was
+      // expected to give one.
+      if (answerWanted && played.threw !== undefined) {
+        record.expected = 'an answer';
+        threwForAnswer = true;
+      }
     }
     if (note) record.note = note;
     row(record);
+    if (epoch !== undefined && !epoch.said) {
+      // Said once, under the first row that shows it.
+      epoch.said = true;
+      row({
+        index: records.length,
+        method: `${epoch.name} = ${epoch.at}`,
+        args: epoch.what,
+        expected: '',
+        actual: '',
+        ok: true,
+        step: true,
+      });
+    }
     if (played.unsettled !== undefined)
       unsettled = played.unsettled.replace(/^call \d+/, `call ${index}`);
     else if (played.thrown !== undefined) {
@@ -109,7 +132,7 @@ export async function driveScenario(
         typeof expected === 'function' ? (expected as (a: unknown) => unknown) : undefined;
       const call: Call = { method, args, expected: oracle ? undefined : expected, target };
       const played = await playCall(call, records.length, port, options, hasFixtures, oracle);
-      settleRow(played);
+      settleRow(played, oracle !== undefined);
       return played.actual;
     },
     async parallel(calls: ParallelCall[], where, between) {
@@ -149,6 +172,12 @@ export async function driveScenario(
         step: true,
       });
     },
+    sketch(call) {
+      sketched.push({ call: { ...call, args: [...call.args] }, row: records.length });
+    },
+    timesFrom(at, name, what) {
+      epoch ??= { at, name, what, said: false };
+    },
     skewClock(ms) {
       if (services.skewClock === undefined) throw new Error('this realm has no clock to skew');
       services.skewClock(ms);
@@ -180,5 +209,33 @@ export async function driveScenario(
       unsettled ??= `Redis was still running a script of yours at step ${index} (it answered BUSY): a script must end within its call`;
     } else if (!(error instanceof Stop)) throw error;
   }
-  return { records, totalCalls: records.length, divergedAt, diverged, thrown, unsettled };
+  return {
+    records,
+    totalCalls: records.length,
+    divergedAt,
+    diverged,
+    thrown,
+    unsettled,
+    sketched,
+    threwForAnswer,
+  };
+}
+
+/** A row with its times in full rewritten as `T+750` from the epoch. */
+function relative(record: CallRecord, epoch: { at: number; name: string }): CallRecord {
+  const from = (text: string): string => timesFrom(text, epoch);
+  const rewritten: CallRecord = {
+    ...record,
+    args: from(record.args),
+    expected: from(record.expected),
+    actual: from(record.actual),
+  };
+  if (record.differences) {
+    rewritten.differences = record.differences.map((d) => ({
+      field: d.field,
+      expected: from(d.expected),
+      actual: from(d.actual),
+    }));
+  }
+  return rewritten;
 }

@@ -1,6 +1,6 @@
 // Plays a sequence of calls against a class and records how each one went. This is the only place
 // learner methods are called, so it is where their exceptions are caught and classified.
-import { CUT, formatArgs, formatValue, SHOWN_ITEMS } from '../format-value.ts';
+import { CUT, formatArgs, formatValue, SHOWN_ITEMS, SHOWN_LENGTH } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from '../../sandbox/port.ts';
@@ -176,17 +176,18 @@ export function format(
   tolerance: Record<string, number>,
 ): CallRecord {
   const { call } = raw;
+  // In full: the report cuts them short unless the learner asked to see everything (--reveal).
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`
     : // A constructor expects nothing; a function problem's call (named as its export) expects an answer.
-      formatValue(call.method === className ? (call.expected ?? null) : call.expected);
+      formatValue(call.method === className ? (call.expected ?? null) : call.expected, true);
   const actual = raw.didThrow
     ? `throws ${raw.threw?.isError ? `${raw.threw.name}: ${raw.threw.message}` : raw.threw?.message}`
-    : formatValue(raw.actual);
+    : formatValue(raw.actual, true);
   const record: CallRecord = {
     index: raw.index,
     method: call.method,
-    args: formatArgs(call.args),
+    args: formatArgs(call.args, true),
     expected,
     actual: raw.replayed ? expected : actual,
     ok: raw.ok,
@@ -194,21 +195,30 @@ export function format(
   if (raw.note) record.note = raw.note;
   // Instance 0 is every call's target unless a case drives several: only others are marked.
   if (call.target !== undefined && call.target !== 0) record.target = call.target;
-  const cut = record.expected.endsWith(CUT) || record.actual.endsWith(CUT);
+  // Shown cut short (the report cuts at SHOWN_LENGTH unless --reveal): the difference may be hidden.
+  const cut = [record.expected, record.actual].some(
+    (text) => text.endsWith(CUT) || text.length > SHOWN_LENGTH,
+  );
   const lists = Array.isArray(call.expected) && Array.isArray(raw.actual);
   if (!raw.ok && !raw.didThrow && lists && (cut || longList(call.expected, raw.actual))) {
     // A long list (a function problem's answer) shown in part, both alike there: where it differs.
     record.differences = listDifference(call.expected as unknown[], raw.actual as unknown[]);
   }
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
-    const fields = differingFields(call.expected, raw.actual, tolerance);
-    record.fields = fields;
-    if (record.expected.endsWith(CUT) || record.actual.endsWith(CUT)) {
-      const expected = call.expected;
-      const actual = raw.actual;
-      record.differences = fields
-        .flatMap((field) => leafDifferences(field, expected[field], actual, field))
-        .slice(0, MAX_DIFFERENCES);
+    const expected = call.expected;
+    const actual = raw.actual;
+    // Named down to the innermost field that differs (`headers.RateLimit`, not `headers`).
+    const leaves = differingFields(expected, actual, tolerance).flatMap((field) => {
+      const inner = leafDifferences(field, expected[field], actual, field);
+      // Objects that differ only in fields the actual one adds: the field itself is named.
+      return inner.length > 0
+        ? inner
+        : [{ field, expected: formatValue(expected[field]), actual: formatValue(actual[field]) }];
+    });
+    record.fields = leaves.map((leaf) => leaf.field);
+    // Answers cut short when shown: the difference may be in the part left out.
+    if (record.expected.length > SHOWN_LENGTH || record.actual.length > SHOWN_LENGTH) {
+      record.differences = leaves.slice(0, MAX_DIFFERENCES);
     }
   }
   return record;

@@ -10,6 +10,8 @@ import {
   isScenario,
   type Case,
   type CallSource,
+  type FixedCase,
+  type GeneratedCase,
 } from '../../suite.ts';
 import { DEFAULT_CALL_DEADLINE_MS, driveAsync, type AsyncDriveResult } from './drive-async.ts';
 import { driveScenario } from './drive-scenario.ts';
@@ -19,8 +21,13 @@ import {
   cpuMs,
   playedResult,
   SHOW_WHOLE,
+  withPicture,
   type RunContext,
 } from './run-case.ts';
+
+/** The calls of a case written out or generated. */
+const calls = (c: FixedCase | GeneratedCase): CallSource =>
+  isFixed(c) ? fromCalls(decode(c)) : c.generate;
 
 /** Wall time a scenario may take in all, waits included, unless it says. */
 const DEFAULT_SCENARIO_WALL_MS = 20_000;
@@ -50,9 +57,8 @@ export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult
     started = cpuMs();
     driven = await driveScenario(c, ctx.learner, options, ctx.services ?? {});
   } else {
-    const calls: CallSource = isFixed(c) ? fromCalls(decode(c)) : c.generate;
     started = cpuMs();
-    driven = await driveAsync(calls, ctx.learner, {
+    driven = await driveAsync(calls(c), ctx.learner, {
       ...options,
       onListed: (steps) => ctx.onWaiting?.(steps * callDeadlineMs),
     });
@@ -65,5 +71,14 @@ export async function runCaseAsync(c: Case, ctx: RunContext): Promise<CaseResult
     return { ...result, status: 'time-limit-exceeded', message: driven.unsettled };
   }
   // The known mistakes are not replayed for async cases (mimic.ts plays them synchronously).
-  return classify(result, driven, c, ctx);
+  const judged = classify(result, driven, c, ctx);
+  // A call that threw where an answer was wanted is failed on what it should have answered.
+  const classified: CaseResult = driven.threwForAnswer ? { ...judged, answerWanted: true } : judged;
+  if (!isScenario(c)) return withPicture(classified, driven, c, ctx, calls(c));
+  // A scenario is drawn from what it sketched, when its last sketch is the row that failed.
+  const sketched = driven.sketched ?? [];
+  const last = sketched[sketched.length - 1];
+  if (last === undefined || last.row !== driven.divergedAt) return classified;
+  const source = fromCalls(sketched.map((s) => s.call));
+  return withPicture(classified, driven, c, ctx, source, sketched.length - 1);
 }

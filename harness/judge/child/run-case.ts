@@ -28,6 +28,7 @@ import {
 } from './drive.ts';
 import type { ScenarioServices } from './drive-scenario.ts';
 import { replayMistakes, type KnownWrong } from './mimic.ts';
+import { buildPicture } from '../picture.ts';
 import { directPort, type Port } from '../../sandbox/port.ts';
 import { learnerStack } from './stack.ts';
 
@@ -218,7 +219,7 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
   const ms = Math.round(cpuMs() - started);
   const readRealTime = (ctx.learner.clockReads?.() ?? 0) > 0;
   return withMistakes(
-    classify(playedResult(c, ctx, driven, ms), driven, c, ctx),
+    withPicture(classify(playedResult(c, ctx, driven, ms), driven, c, ctx), driven, c, ctx, calls),
     driven,
     c,
     ctx,
@@ -226,6 +227,38 @@ export function runCase(c: Case, ctx: RunContext): CaseResult {
     equals,
     readRealTime,
   );
+}
+
+/**
+ * A failed case with its picture, when its suite declares one: time around the first wrong call
+ * (see judge/picture.ts).
+ */
+export function withPicture(
+  result: CaseResult,
+  driven: DriveResult,
+  c: Case,
+  ctx: RunContext,
+  source: CallSource,
+  /** Where the wrong call is in `source`, when it is not the row that failed (a scenario's sketch). */
+  sourceIndex?: number,
+): CaseResult {
+  // A wrong answer: a crash is told by its error and stack, which a picture would only repeat.
+  const failed = result.status === 'failed';
+  const { divergedAt, diverged } = driven;
+  if (!failed || divergedAt === undefined || diverged === undefined || result.notImplemented) {
+    return result;
+  }
+  const threw = diverged.threw;
+  const actual =
+    threw === undefined
+      ? { value: diverged.actual }
+      : { threw: threw.isError ? `${threw.name}: ${threw.message}` : threw.message };
+  const picture = buildPicture(ctx.suite.picture, c.fixtures, source, ctx.className, {
+    at: sourceIndex ?? divergedAt,
+    shown: divergedAt,
+    actual,
+  });
+  return picture === undefined ? result : { ...result, picture };
 }
 
 export function classify(
@@ -396,7 +429,8 @@ function runProperty(
   };
   const shown = fromCalls(decode(minimal));
   if (driven.thrown) {
-    return withMistakes(thrownResult(result, driven.thrown, ctx), driven, c, ctx, shown, equals);
+    const thrown = withPicture(thrownResult(result, driven.thrown, ctx), driven, c, ctx, shown);
+    return withMistakes(thrown, driven, c, ctx, shown, equals);
   }
   if (driven.divergedAt === undefined) {
     // The failure did not replay: the class depends on state outside the instance.
@@ -412,5 +446,5 @@ function runProperty(
     status: 'failed',
     message: `a random call sequence disagrees with the reference`,
   };
-  return withMistakes(failed, driven, c, ctx, shown, equals);
+  return withMistakes(withPicture(failed, driven, c, ctx, shown), driven, c, ctx, shown, equals);
 }
