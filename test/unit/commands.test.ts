@@ -114,7 +114,7 @@ describe('grade', () => {
   test('--json carries the lead failing case’s picture, as its lines at 80 columns', async () => {
     const dir = scratchDir('json-picture');
     mkdirSync(path.join(dir, DIR933), { recursive: true });
-    const wrong = path.join(SOLUTIONS_DIR, DIR933, 'wrong', 'lte-cutoff.ts');
+    const wrong = path.join(SOLUTIONS_DIR, DIR933, 'mistakes', 'lte-cutoff.ts');
     writeFileSync(path.join(dir, DIR933, 'solution.ts'), readFileSync(wrong));
     const io = captureIO();
     expect(await grade(['--dir', dir, '--json', '933'], io)).toBe(1);
