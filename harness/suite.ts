@@ -8,6 +8,9 @@ export type Tier = 'example' | 'core' | 'follow-up';
 /** A class the suite drives: constructed with `new`, then called method by method. */
 export type AnyClass = new (...args: never[]) => object;
 
+/** A function the suite calls (a function problem: see `Suite.exports`). */
+export type AnyFunction = (...args: never[]) => unknown;
+
 /** An expected outcome that is an exception rather than a value (e.g. `{ throws: 'RangeError' }`). */
 export interface Throws {
   throws: string;
@@ -211,8 +214,15 @@ export interface Play {
 export type Case = FixedCase | GeneratedCase | PropertyCase | ScenarioCase;
 
 export interface Suite {
-  /** The reference implementation, used by property cases. */
-  reference: AnyClass;
+  /** The reference implementation, used by property cases: a class, or a function problem's function. */
+  reference: AnyClass | AnyFunction;
+  /**
+   * What the learner's solution exports: a class (the default), or a function. In a function
+   * problem every call of a case is a call of that function (its `method` is the function's name,
+   * as a constructor's is the class's): the arguments are rebuilt afresh for each call, and its
+   * answer is compared with `expected`. There are no instances: see `functionCalls`.
+   */
+  exports?: 'class' | 'function';
   /** How a returned value is compared with the expected one; strict deep equality by default. */
   equals?: (expected: unknown, actual: unknown) => boolean;
   /**
@@ -336,12 +346,40 @@ export function fromCalls(calls: Call[]): CallSource {
   };
 }
 
-/** A comparison within an absolute tolerance, for answers that are floating-point numbers. */
+/**
+ * A function problem's case: each call calls the function `name` with `args` and expects `expected`.
+ * `functionCalls('f', [{ args: [[1, 2], 1], expected: [1, 2] }])` is one call of `f([1, 2], 1)`.
+ */
+export function functionCalls(
+  name: string,
+  calls: readonly { args: unknown[]; expected: unknown }[],
+): Encoded {
+  return {
+    methods: calls.map(() => name),
+    args: calls.map((call) => call.args),
+    expected: calls.map((call) => call.expected),
+  };
+}
+
+/**
+ * A comparison within an absolute tolerance, for answers that are floating-point numbers, alone or
+ * in lists (at any depth): -0 equals 0 there, and NaN nothing. Everything else is compared exactly.
+ */
 export function withinTolerance(
   tolerance: number,
 ): (expected: unknown, actual: unknown) => boolean {
-  return (expected, actual) =>
-    typeof expected === 'number' && typeof actual === 'number'
-      ? Math.abs(expected - actual) <= tolerance
-      : Object.is(expected, actual);
+  const equals = (expected: unknown, actual: unknown): boolean => {
+    if (typeof expected === 'number' && typeof actual === 'number') {
+      return expected === actual || Math.abs(expected - actual) <= tolerance;
+    }
+    if (Array.isArray(expected) && Array.isArray(actual)) {
+      if (expected.length !== actual.length) return false;
+      for (let i = 0; i < expected.length; i++) {
+        if (!equals(expected[i], actual[i])) return false;
+      }
+      return true;
+    }
+    return Object.is(expected, actual);
+  };
+  return equals;
 }

@@ -9,8 +9,13 @@ export type Difficulty = 'Easy' | 'Medium' | 'Hard';
 export interface ProblemMeta {
   title: string;
   difficulty: Difficulty;
-  /** The class the learner's solution.ts must export. */
+  /**
+   * The name the learner's solution.ts must export: a class, or, in a function problem, the
+   * function (problem.json then says `"functionName"` instead of `"className"`).
+   */
   className: string;
+  /** What the learner exports: a class (the default) or a function. */
+  kind?: 'class' | 'function';
   /** Position in the ladder; lower comes first. */
   order: number;
   /** The idea this problem adds to the one before it, in a few words. */
@@ -60,11 +65,26 @@ function parseMeta(file: string): ProblemMeta {
   const meta = JSON.parse(readFileSync(file, 'utf8')) as Partial<
     Record<keyof ProblemMeta, unknown>
   >;
+  // A function problem names its function where a class problem names its class.
+  const functionName = (meta as { functionName?: unknown }).functionName;
+  if (functionName !== undefined) {
+    if (meta.className !== undefined) {
+      throw new Error(
+        `${file}: give "className" (a class) or "functionName" (a function), not both`,
+      );
+    }
+    meta.className = functionName;
+  }
   for (const key of ['title', 'difficulty', 'className', 'idea'] as const) {
     if (typeof meta[key] !== 'string') throw new Error(`${file}: "${key}" must be a string`);
   }
   if (typeof meta.order !== 'number') throw new Error(`${file}: "order" must be a number`);
-  return { ...(meta as ProblemMeta), requires: parseRequires(file, meta.requires) };
+  delete (meta as { functionName?: unknown }).functionName;
+  return {
+    ...(meta as ProblemMeta),
+    kind: functionName === undefined ? 'class' : 'function',
+    requires: parseRequires(file, meta.requires),
+  };
 }
 
 export function loadProblems(solutionsDir = SOLUTIONS_DIR, problemsDir = PROBLEMS_DIR): Problem[] {

@@ -34,6 +34,7 @@ describe('loadProblems', () => {
       '362',
       'hit-counter-out-of-order',
       '346',
+      '239',
       '703',
       '359',
       '981',
@@ -101,6 +102,21 @@ describe('loadProblems', () => {
     expect(() => loadProblems(unordered)).toThrow(/"order" must be a number/);
     const classless = catalogue({ '1-a': { ...meta(1), className: 3 } });
     expect(() => loadProblems(classless)).toThrow(/"className" must be a string/);
+  });
+
+  test('a function problem names its function, and is known as one', () => {
+    const named = { ...meta(1), className: undefined, functionName: 'f' };
+    const dir = catalogue({ '1-a': named, '2-b': meta(2) });
+    expect(loadProblems(dir).map((p) => [p.className, p.kind])).toEqual([
+      ['f', 'function'],
+      ['C', 'class'],
+    ]);
+    expect(findProblem(problems, '239')).toMatchObject({
+      className: 'maxSlidingWindow',
+      kind: 'function',
+    });
+    const both = catalogue({ '1-a': { ...meta(1), functionName: 'f' } });
+    expect(() => loadProblems(both)).toThrow(/"className" \(a class\) or "functionName"/);
   });
 });
 

@@ -120,7 +120,10 @@ export function isNotImplemented(error: LearnerError): boolean {
   return error.isError && error.message.startsWith(NOT_IMPLEMENTED_PREFIX);
 }
 
-/** Sends one call where it belongs: the constructor, a fixture's control, or an instance. */
+/**
+ * Sends one call where it belongs: the constructor, a fixture's control, or an instance. In a
+ * function problem every call is named as the export, so goes to `construct`, which then calls it.
+ */
 export function invoke(
   call: Call,
   port: Port,
@@ -163,7 +166,8 @@ export function format(
   const { call } = raw;
   const expected = isThrows(call.expected)
     ? `throws ${call.expected.throws}`
-    : formatValue(call.method === className ? null : call.expected);
+    : // A constructor expects nothing; a function problem's call (named as its export) expects an answer.
+      formatValue(call.method === className ? (call.expected ?? null) : call.expected);
   const actual = raw.didThrow
     ? `throws ${raw.threw?.isError ? `${raw.threw.name}: ${raw.threw.message}` : raw.threw?.message}`
     : formatValue(raw.actual);

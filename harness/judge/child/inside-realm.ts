@@ -47,8 +47,16 @@ export const TIMER_CLEAR_CHANNEL = '(timer-clear)';
 
 export interface Bridge {
   out: unknown[];
-  /** 0: the class is found; REPLY.threw: loading threw (out as for threw); 5: out[1] says what is exported. */
-  load(exportsName: string, errorName: string, className: string): number;
+  /**
+   * 0: the class is found; REPLY.threw: loading threw (out as for threw); 5: out[1] says what is
+   * exported. With `exportsFunction` it is a function problem's function: `construct` calls it.
+   */
+  load(
+    exportsName: string,
+    errorName: string,
+    className: string,
+    exportsFunction?: boolean,
+  ): number;
   addFactory(key: string, factory: unknown): void;
   reset(): void;
   /** With `outbound`, the fixture's function gets its `post` (see takeOutbound) before its args. */
@@ -149,6 +157,8 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
   for (let i = 0; i < SLOTS; i++) out.push(0);
 
   let Learner: unknown;
+  // A function problem: each `construct` is a call of Learner, answered as a method's call is.
+  let learnerIsFunction = false;
   let instances: unknown[] = [];
   // The instance and method callPlain last checked; NONE matches no instance, not even a missing one.
   const NONE = {};
@@ -633,7 +643,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
   return {
     out,
     missing: MISSING,
-    load(exportsName, errorName, className) {
+    load(exportsName, errorName, className, exportsFunction) {
       try {
         const failure = global[errorName] as { e: unknown } | undefined;
         delete global[errorName];
@@ -650,6 +660,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           return 5;
         }
         Learner = found;
+        learnerIsFunction = exportsFunction === true;
         return 0;
       } catch (error) {
         return threw(error);
@@ -695,6 +706,9 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     hasFixture: (name) => fixtures[name] !== undefined,
     construct(target, kinds, ...args) {
       try {
+        // Called as LeetCode calls it: plainly, `this` undefined.
+        if (learnerIsFunction)
+          return reply(apply(Learner as () => unknown, undefined, rebuild(kinds, args)));
         instances[target] = construct(Learner as new () => unknown, rebuild(kinds, args));
         out[1] = null;
         return 0;

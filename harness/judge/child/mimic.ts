@@ -15,6 +15,8 @@ export const MIMIC_MAX_CALLS = 5000;
 export interface MimicRequest {
   wrongs: KnownWrong[];
   className: string;
+  /** A function problem: each wrong file exports a function (see Suite.exports). */
+  exportsFunction?: boolean;
   /** The calls of the failed case (for a property case: the counterexample shown). */
   source: CallSource;
   fixtures: Record<string, FixtureSpec> | undefined;
@@ -69,7 +71,7 @@ export function knownMistakes(request: MimicRequest): KnownMistake[] {
     }
     const cls = wrong.find(className);
     if (cls === undefined) continue;
-    const port = directPort(cls);
+    const port = directPort(cls, undefined, request.exportsFunction === true);
     let same = false;
     let outOfTime = false;
     try {

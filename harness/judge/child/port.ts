@@ -1,7 +1,7 @@
 // How the judge reaches a class it drives: the learner's, sealed in a realm of its own, or the
 // reference, run directly. Drive code sees only this interface, so it treats both alike and never
 // holds a learner object itself.
-import { isFixtureRef, type AnyClass, type FixtureSpec } from '../../suite.ts';
+import { isFixtureRef, type AnyClass, type AnyFunction, type FixtureSpec } from '../../suite.ts';
 import { encodeAnswer, parseOutbound, type OutboundHost } from './outbound.ts';
 
 /** What a learner's exception is reduced to before it leaves their realm: text only. */
@@ -22,6 +22,7 @@ export type Reply = { ok: true; value: unknown } | { ok: false; error: LearnerEr
 export interface Port {
   /** Drops every instance and fixture, then creates the given fixtures afresh. */
   reset(fixtures: Record<string, FixtureSpec> | undefined): void;
+  /** Constructs instance `target`; in a function problem's port, calls the function instead. */
   construct(target: number, args: readonly unknown[]): Reply;
   call(target: number, method: string, args: readonly unknown[]): Reply;
   /**
@@ -137,11 +138,16 @@ function describeError(error: unknown): LearnerError {
 }
 
 /**
- * Runs a trusted class (the reference) in the judge's own realm. With `host`, its outbound fixtures
+ * Runs a trusted class (the reference) in the judge's own realm; with `exportsFunction`, a function
+ * problem's function, which `construct` then calls (see `invoke` in drive.ts). With `host`, its outbound fixtures
  * (a Redis client's facade) reach their service through it directly, with the same checks and the
  * same plain answers as from a learner's realm.
  */
-export function directPort(cls: AnyClass, host?: OutboundHost): Port {
+export function directPort(
+  cls: AnyClass | AnyFunction,
+  host?: OutboundHost,
+  exportsFunction = false,
+): Port {
   let instances: object[] = [];
   let fixtures = new Map<string, ReturnType<typeof makeFixture>>();
   let generation = 0;
@@ -197,6 +203,13 @@ export function directPort(cls: AnyClass, host?: OutboundHost): Port {
       host?.reset(outbound);
     },
     construct(target, args) {
+      // A function problem's call: the arguments are copied, as the learner's realm rebuilds them,
+      // so that a function that sorts its input in place changes nothing of the suite's.
+      if (exportsFunction) {
+        return attempt(() =>
+          (cls as (...a: unknown[]) => unknown)(...structuredClone(resolve(args))),
+        );
+      }
       return attempt(() => {
         instances[target] = new (cls as new (...a: unknown[]) => object)(...resolve(args));
         return null;

@@ -206,8 +206,11 @@ export class LearnerRealm implements Port {
     new vm.Script(code, { filename: 'leetcode-library.js' }).runInContext(this.context);
   }
 
-  /** Runs the learner's bundle and finds their class; what goes wrong is told, never thrown. */
-  load(code: string, filename: string, className: string): LoadResult {
+  /**
+   * Runs the learner's bundle and finds their class (or, with `exportsFunction`, their function,
+   * which `construct` then calls); what goes wrong is told, never thrown.
+   */
+  load(code: string, filename: string, className: string, exportsFunction = false): LoadResult {
     const wrapped =
       `${PROLOGUE}try{${code}\n;globalThis.${LEARNER_GLOBAL}=${LEARNER_GLOBAL};}` +
       `catch(e){globalThis.${LOAD_ERROR_GLOBAL}={e};}})();`;
@@ -225,7 +228,12 @@ export class LearnerRealm implements Port {
         },
       };
     }
-    const found: unknown = this.bridge.load(LEARNER_GLOBAL, LOAD_ERROR_GLOBAL, className);
+    const found: unknown = this.bridge.load(
+      LEARNER_GLOBAL,
+      LOAD_ERROR_GLOBAL,
+      className,
+      exportsFunction,
+    );
     if (found === 0) return { ok: true };
     if (found === REPLY.threw) {
       const reply = this.read(found);

@@ -122,6 +122,7 @@ function withMistakes(
   const mimics = knownMistakes({
     wrongs: ctx.wrongs,
     className: ctx.className,
+    exportsFunction: ctx.suite.exports === 'function',
     source,
     fixtures: c.fixtures,
     equals,
@@ -366,7 +367,7 @@ function runProperty(
     tolerance: ctx.suite.fieldTolerance,
   };
   const showing = { ...searching, keepAll: true, stopAfterDivergence: false };
-  const reference = directPort(ctx.suite.reference);
+  const reference = directPort(ctx.suite.reference, undefined, ctx.suite.exports === 'function');
   const fc = loadFastCheck();
   const started = cpuMs();
   const outcome = fc.check(

@@ -10,6 +10,7 @@ import {
   isScenario,
   decode,
   type AnyClass,
+  type AnyFunction,
   type Case,
   type FixtureSpec,
   type Suite,
@@ -35,6 +36,8 @@ export interface ContextRunner {
   ): CaseResult;
   /** Whether any case is async (the learner's realm then has timers). */
   anyAsync: boolean;
+  /** Whether the learner exports a function, not a class (see Suite.exports). */
+  exportsFunction: boolean;
   /** Whether case `index` is a scenario (played by a script of the suite's). */
   isScenario(index: number): boolean;
   /** Whether case `index` is async: then it is run by runAsync, not run. */
@@ -67,8 +70,8 @@ export interface KnownWrong {
   file: string;
   trap: string;
   verdict: string;
-  /** Its class, found by the problem's class name (or the default export). */
-  find(className: string): AnyClass | undefined;
+  /** Its class (a function problem's function), found by the problem's name for it (or the default export). */
+  find(className: string): AnyClass | AnyFunction | undefined;
 }
 
 function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
@@ -82,7 +85,7 @@ function knownWrong({ file, module }: WrongModule): KnownWrong | undefined {
     verdict: expectation.verdict,
     find: (className) => {
       const found = module[className] ?? module.default;
-      return typeof found === 'function' ? (found as AnyClass) : undefined;
+      return typeof found === 'function' ? (found as AnyClass | AnyFunction) : undefined;
     },
   };
 }
@@ -129,6 +132,7 @@ export function createRunner(suite: Suite, wrongModules: WrongModule[] = []): Co
     fixtureSources: [...fixtureSources],
     outbound: [...outbound],
     anyAsync: suite.cases.some((c) => isAsyncCase(suite, c)),
+    exportsFunction: suite.exports === 'function',
     run(index, learner, className, learnerFile, mapStack, fresh) {
       const c = suite.cases[index];
       if (!c) throw new Error(`no case ${index}`);

@@ -116,7 +116,12 @@ class Problem {
     const realm = new LearnerRealm(this.runner.fixtureSources, { timers: this.runner.anyAsync });
     if (this.mainHost !== undefined) realm.attachOutbound(this.mainHost.view());
     for (const library of this.libraries) realm.loadLibrary(library);
-    const loaded = realm.load(this.code, BUNDLE_NAME, this.request.className);
+    const loaded = realm.load(
+      this.code,
+      BUNDLE_NAME,
+      this.request.className,
+      this.runner.exportsFunction,
+    );
     if (loaded.ok) return realm;
     if ('error' in loaded) return loaded.error;
     return { isError: true, name: 'Error', message: loaded.missing, stack: '' };
@@ -126,7 +131,12 @@ class Problem {
   private fresh(): LearnerRealm | undefined {
     const realm = this.newRealm();
     for (const library of this.libraries) realm.loadLibrary(library);
-    const loaded = realm.load(this.code, BUNDLE_NAME, this.request.className);
+    const loaded = realm.load(
+      this.code,
+      BUNDLE_NAME,
+      this.request.className,
+      this.runner.exportsFunction,
+    );
     return loaded.ok ? realm : undefined;
   }
 
@@ -136,7 +146,7 @@ class Problem {
     this.libraries = libraries;
     this.mapStack = stackMapper(code, learnerFile);
     for (const library of libraries) this.realm.loadLibrary(library);
-    const loaded = this.realm.load(code, BUNDLE_NAME, className);
+    const loaded = this.realm.load(code, BUNDLE_NAME, className, this.runner.exportsFunction);
     const output = this.realm.drainOutput();
     if (loaded.ok) {
       this.loaded = true;
@@ -155,7 +165,7 @@ class Problem {
     return {
       type: 'load-failed',
       status: 'compile-error',
-      message: `${learnerFile} must export a class named ${className} (${loaded.missing})`,
+      message: `${learnerFile} must export a ${this.runner.exportsFunction ? 'function' : 'class'} named ${className} (${loaded.missing})`,
       output,
     };
   }
