@@ -423,7 +423,9 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           ? fixtures[arg as string]?.handle
           : kind === 'j'
             ? parse(arg as string, revive)
-            : arg,
+            : kind === 'n'
+              ? parse(arg as string)
+              : arg,
       );
     }
     return built;
