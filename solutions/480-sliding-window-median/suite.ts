@@ -30,7 +30,8 @@ const randomCalls: fc.Arbitrary<Encoded> = fc
         { weight: 9, arbitrary: fc.integer({ min: -5, max: 5 }) },
         { weight: 1, arbitrary: fc.constantFrom(INT_MIN, INT_MIN + 1, INT_MAX - 1, INT_MAX) },
       ),
-      { minLength: 1, maxLength: 60 },
+      // 'max': lengths spread up to 60 (fast-check's default size keeps arrays to about 10).
+      { minLength: 1, maxLength: 60, size: 'max' },
     ),
     k: fc.integer({ min: 1, max: 16 }),
   })
@@ -133,6 +134,7 @@ export default defineSuite({
         [[7, 7, 7, 7, 7], 2, [7, 7, 7, 7]],
         [[3, 1, 3, 1, 3, 1, 3], 3, [3, 1, 3, 1, 3]],
         [[1, 1, 2, 2, 1, 1, 2, 2, 1], 4, [1.5, 1.5, 1.5, 1.5, 1.5, 1.5]],
+        [[0, 3, 3, 2, 1, 3, 3, 2, 2, 1, 0], 8, [2.5, 2.5, 2, 2]],
       ),
     },
     {
@@ -170,6 +172,9 @@ export default defineSuite({
           4,
           [1.5, 0.5, 1, 1, 0, 0.5, 0.5, 0.5, 0.5, -1],
         ],
+        // Two dead copies of one value reach the top together, and a live one stays under them.
+        [[1, 1, 2, 2, 2, 0, 1], 4, [1.5, 2, 2, 1.5]],
+        [[0, 0, 2, 3, 1, 0, 0], 4, [1, 1.5, 1.5, 0.5]],
       ),
     },
     {
