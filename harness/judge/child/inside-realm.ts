@@ -423,9 +423,7 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           ? fixtures[arg as string]?.handle
           : kind === 'j'
             ? parse(arg as string, revive)
-            : kind === 'n'
-              ? parse(arg as string)
-              : arg,
+            : arg,
       );
     }
     return built;

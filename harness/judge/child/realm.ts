@@ -124,15 +124,6 @@ function tag(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** A list of finite numbers, none -0: JSON carries it as it is, with no tag to put or take off. */
-function isPlainNumbers(value: unknown): value is number[] {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) {
-    if (typeof item !== 'number' || !Number.isFinite(item) || Object.is(item, -0)) return false;
-  }
-  return true;
-}
-
 const isPrimitive = (value: unknown): boolean =>
   value === null || (typeof value !== 'object' && typeof value !== 'function');
 
@@ -267,10 +258,6 @@ export class LearnerRealm implements Port {
       if (typeof arg === 'object' && arg !== null && '$fixture' in arg) {
         kinds += 'f';
         return String((arg as { $fixture: unknown }).$fixture);
-      }
-      if (isPlainNumbers(arg)) {
-        kinds += 'n';
-        return JSON.stringify(arg);
       }
       kinds += 'j';
       return JSON.stringify(arg, tag);
