@@ -1,6 +1,7 @@
 // `npm run bench`: the figures behind the judge's limits and speed, measured on this machine.
 //  1. Every case whose suite sets its own time or memory limit (the scale and memory traps): the
-//     reference's worst time and retained memory over several runs, and each known-wrong
+//     reference's worst time and retained memory over several runs, each accepted shape of
+//     test/compat/<problem-dir>/ once (designs that must pass too), and each known-wrong
 //     implementation of that trap, run once with a deadline of 10× the limit. Times are CPU time,
 //     as the judge counts them. The margins should be 10× both ways, so that no verdict flips on a
 //     slow or busy machine.
@@ -20,9 +21,11 @@ import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -78,7 +81,8 @@ async function runCase(
       className: problem.className,
       ...redisOptions,
     });
-    const loaded = await session.load(compiled.code);
+    // With LeetCode's libraries, as the judge loads them: an accepted shape may use its globals.
+    const loaded = await session.load(compiled.code, compiled.libraries);
     return loaded.kind === 'ready' ? await session.run(index, deadlineMs) : undefined;
   } finally {
     session.kill();
@@ -109,6 +113,19 @@ async function wrongFor(problem: Problem, trap: string | null): Promise<string[]
     if (expectation.trap === trap) matching.push(file);
   }
   return matching;
+}
+
+/**
+ * The shapes of test/compat/<problem-dir>/ expected to be accepted: designs that must pass every
+ * limit too (a limit is set against the slowest of them, not only against the reference).
+ */
+function acceptedShapes(problem: Problem): string[] {
+  const dir = path.join(REPO_ROOT, 'test', 'compat', problem.dir);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(dir, file))
+    .filter((file) => /^\/\/ expect: accepted$/m.test(readFileSync(file, 'utf8')));
 }
 
 const ratio = (big: number, small: number): string =>
@@ -162,6 +179,16 @@ async function benchLimits(only?: Set<string>): Promise<void> {
         out(
           `  memory limit ${info.retainedLimitMb} MB · reference keeps ${worstMb} MB · margin ${ratio(info.retainedLimitMb, worstMb)}`,
         );
+      }
+      for (const file of acceptedShapes(problem)) {
+        const outcome = await runCase(problem, file, info.index, info.timeLimitMs * SLOW_FACTOR);
+        const shown = path.relative(REPO_ROOT, file);
+        if (outcome?.kind !== 'result') {
+          out(`  ${shown}: ${outcome ? 'unfinished' : 'failed to load'}`);
+          continue;
+        }
+        const r = outcome.result;
+        out(`  ${shown}: ${r.status} in ${r.ms} ms · margin ${ratio(info.timeLimitMs, r.ms)}`);
       }
       for (const file of await wrongFor(problem, info.trap)) {
         const deadline = info.timeLimitMs * SLOW_FACTOR;

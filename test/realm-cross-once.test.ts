@@ -37,9 +37,11 @@ function twoFaced(first = 1) {
   let reads = 0;
   return () => (++reads % 2 === 1 ? first : bait());
 }
-function twoFacedArray(n = 3) {
+/** Item i is i to its first read (item \`at\` is \`first\`), bait to the next. */
+function twoFacedArray(n = 3, at = -1, first = 0) {
   const a = [];
-  for (let i = 0; i < n; i++) Object.defineProperty(a, i, { get: twoFaced(i), enumerable: true });
+  for (let i = 0; i < n; i++)
+    Object.defineProperty(a, i, { get: twoFaced(i === at ? first : i), enumerable: true });
   return a;
 }
 function twoFacedObject(keys) {
@@ -76,6 +78,19 @@ const CLASS = `class K {
   constructor(limiter) { this.limiter = limiter; }
   array() { return twoFacedArray(); }
   longArray() { return twoFacedArray(30); }
+  longWords() { return twoFacedArray(40, 35, 'w'); }
+  longMixed() { return twoFacedArray(40, 35, NaN); }
+  longProxy() { const p = twoFacedProxy(new Array(40).fill(0)); return p; }
+  patchedLong() {
+    Object.defineProperty(Array.prototype, 31, { set(v) { tryAll([v]); }, get() { return bait(); }, configurable: true });
+    Object.defineProperty(Array.prototype, 'toJSON', { value: (...args) => (tryAll(args), bait()), configurable: true });
+    const ta = Object.getPrototypeOf(Float64Array.prototype);
+    Object.defineProperty(ta, 'length', { get() { tryAll([this]); return 3; }, configurable: true });
+    Object.defineProperty(ta, Symbol.toStringTag, { get() { tryAll([this]); return 'Float64Array'; }, configurable: true });
+    Object.defineProperty(Float64Array.prototype, 'constructor', { get() { tryAll([this]); return Array; }, configurable: true });
+    const a = []; for (let i = 0; i < 30; i++) a.push(i);
+    return a;
+  }
   proxyArray() { return twoFacedProxy([1, 2]); }
   object() { return twoFacedObject(['allowed', 'remaining']); }
   proxyObject() { return twoFacedProxy({ allowed: true, remaining: 1 }); }
@@ -156,6 +171,10 @@ describe('every value leaves the realm read once, as plain data', () => {
   const synchronous = [
     'array',
     'longArray',
+    'longWords',
+    'longMixed',
+    'longProxy',
+    'patchedLong',
     'proxyArray',
     'object',
     'proxyObject',
@@ -189,6 +208,24 @@ describe('every value leaves the realm read once, as plain data', () => {
     expectPlainReply(reply, 'array');
     // What came out is what was checked: the primitives of the first read, each read once.
     expect(reply.ok && reply.value).toEqual([0, 1, 2]);
+  });
+
+  test('a long list crosses read once: numbers alone, with words, or with a value to tag', () => {
+    const realm = realmFor();
+    realm.reset(undefined);
+    realm.construct(0, []);
+    const numbers = Array.from({ length: 40 }, (_, i) => i);
+    expect(realm.call(0, 'longArray', [])).toEqual({ ok: true, value: numbers.slice(0, 30) });
+    expect(realm.call(0, 'longWords', [])).toEqual({
+      ok: true,
+      value: numbers.map((n) => (n === 35 ? 'w' : n)),
+    });
+    expect(realm.call(0, 'longMixed', [])).toEqual({
+      ok: true,
+      value: numbers.map((n) => (n === 35 ? NaN : n)),
+    });
+    // Whatever the realm's prototypes say, the list is the one the learner's code returned.
+    expect(realm.call(0, 'patchedLong', [])).toEqual({ ok: true, value: numbers.slice(0, 30) });
   });
 
   test('awaited answers, rejections and thenables', async () => {
@@ -293,6 +330,12 @@ describe('the judge refuses whatever is not plain data, should the bridge ever b
     ['a flat object with an object key', 1, () => [1, learnerObject(), 1]],
     ['a flat array', 2, () => [2, 1, learnerObject()]],
     ['a flat array of a strange length', 2, () => [1e9]],
+    ['a list of numbers that is no typed array', 7, () => [2, [1, 2]]],
+    ['a list of numbers of a proxy', 7, () => [1, new Proxy(new Float64Array(1), {})]],
+    ['a list of numbers of another length', 7, () => [3, new Float64Array(2)]],
+    ['a list of numbers of another kind', 7, () => [1, new Int32Array(1)]],
+    ['a list too long', 7, () => [1e8, new Float64Array(1)]],
+    ['plain text that is not text', 8, () => [learnerObject()]],
     ['text that is not text', 3, () => [learnerObject()]],
     ['an exception', 4, () => ['Error', learnerObject(), '', true]],
     ['an unknown reply', 99, () => []],

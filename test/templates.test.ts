@@ -11,6 +11,7 @@ import { PROBLEMS_DIR, REPO_ROOT, SOLUTIONS_DIR } from '../harness/paths.ts';
 import {
   FILES,
   fill,
+  FUNCTION_TEMPLATES,
   LIMITER_SUITE_TEMPLATE,
   MARKER,
   TEMPLATES_DIR,
@@ -39,7 +40,11 @@ describe('the templates', () => {
   const templates = readdirSync(TEMPLATES_DIR);
 
   test('are exactly the ones new-problem uses, and each holds the marker', () => {
-    const used = [...FILES.map(([, , template]) => template), LIMITER_SUITE_TEMPLATE];
+    const used = [
+      ...FILES.map(([, , template]) => template),
+      LIMITER_SUITE_TEMPLATE,
+      ...Object.values(FUNCTION_TEMPLATES),
+    ];
     expect([...new Set(used)].sort()).toEqual([...templates].sort());
     for (const template of templates) {
       expect(template).toMatch(/\.tmpl$/);
@@ -48,7 +53,15 @@ describe('the templates', () => {
   });
 
   test('use only the placeholders new-problem fills', () => {
-    const values = { DIR: 'd', ID: 'i', CLASS: 'C', TITLE: 't', DIFFICULTY: 'Easy', ORDER: '1' };
+    const values = {
+      DIR: 'd',
+      ID: 'i',
+      CLASS: 'C',
+      FUNCTION: 'f',
+      TITLE: 't',
+      DIFFICULTY: 'Easy',
+      ORDER: '1',
+    };
     for (const template of templates) {
       const text = readFileSync(path.join(TEMPLATES_DIR, template), 'utf8');
       expect(fill(text, values)).not.toMatch(/\{\{|\}\}/);

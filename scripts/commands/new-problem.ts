@@ -1,6 +1,7 @@
-// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`: the
-// skeleton of a new problem, made from scripts/templates/ (a rate limiter's suite starts from the
-// limiters' shared call builder). Every file it writes holds the marker TODO(new-problem), and
+// `npm run new-problem <dir> --class <ClassName> [--title T] [--difficulty D] [--limiter]`, or
+// `--function <name>` instead of `--class`: the skeleton of a new problem, made from
+// scripts/templates/ (a rate limiter's suite starts from the limiters' shared call builder; a
+// function problem's files from the templates named function-*). Every file it writes holds the marker TODO(new-problem), and
 // the project's tests fail while any is left (test/templates.test.ts), as they do on the placeholder
 // reference, suite and known-wrong implementation: a half-made problem can never pass CI. The files
 // do typecheck and lint, so that the failing tests are the only thing left to fix.
@@ -18,6 +19,7 @@ export const MARKER = 'TODO(new-problem)';
 
 const DIR_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const CLASS_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
+const FUNCTION_PATTERN = /^[a-z][A-Za-z0-9]*$/;
 const DIFFICULTIES: Difficulty[] = ['Easy', 'Medium', 'Hard'];
 
 /** Each file made, as [where it goes (problems/ or solutions/, then the path), its template]. */
@@ -37,8 +39,24 @@ export const FILES: [root: 'problems' | 'solutions', file: string, template: str
 /** The suite's template for a rate limiter on an injected clock (`--limiter`). */
 export const LIMITER_SUITE_TEMPLATE = 'limiter-suite.ts.tmpl';
 
-/** The template a file is made from: a limiter's suite has its own. */
-export function templateFor(file: string, template: string, limiter: boolean): string {
+/** A function problem's own templates, by the class problem's template they replace. */
+export const FUNCTION_TEMPLATES: Record<string, string> = {
+  'README.md.tmpl': 'function-readme.md.tmpl',
+  'problem.json.tmpl': 'function-problem.json.tmpl',
+  'reference.ts.tmpl': 'function-reference.ts.tmpl',
+  'stub.ts.tmpl': 'function-stub.ts.tmpl',
+  'suite.ts.tmpl': 'function-suite.ts.tmpl',
+  'wrong.ts.tmpl': 'function-wrong.ts.tmpl',
+};
+
+/** The template a file is made from: a limiter's suite has its own, and so have function problems. */
+export function templateFor(
+  file: string,
+  template: string,
+  limiter: boolean,
+  asFunction = false,
+): string {
+  if (asFunction) return FUNCTION_TEMPLATES[template] ?? template;
   return limiter && file === 'suite.ts' ? LIMITER_SUITE_TEMPLATE : template;
 }
 
@@ -65,7 +83,13 @@ export interface Roots {
   solutions: string;
 }
 
-function validate(dir: string | undefined, className: string | undefined, roots: Roots): void {
+function validate(
+  dir: string | undefined,
+  className: string | undefined,
+  roots: Roots,
+  functionName?: string,
+  limiter?: boolean,
+): void {
   const usage = 'npm run new-problem -- <dir> --class <ClassName>';
   if (dir === undefined) throw new UsageError(`name the new problem's folder: ${usage}`);
   if (!DIR_PATTERN.test(dir)) {
@@ -73,8 +97,18 @@ function validate(dir: string | undefined, className: string | undefined, roots:
       `"${shownArg(dir)}" is not a folder name in lower-case kebab case, like 1234-sliding-window-log`,
     );
   }
-  if (className === undefined) throw new UsageError(`name the class with --class: ${usage}`);
-  if (!CLASS_PATTERN.test(className)) {
+  if (functionName !== undefined) {
+    if (className !== undefined || limiter === true) {
+      throw new UsageError('a problem exports a class or a function: --function goes alone');
+    }
+    if (!FUNCTION_PATTERN.test(functionName)) {
+      throw new UsageError(
+        `"${shownArg(functionName)}" is not a function name in camelCase, like maxSlidingWindow`,
+      );
+    }
+  } else if (className === undefined) {
+    throw new UsageError(`name the class with --class (or a function with --function): ${usage}`);
+  } else if (!CLASS_PATTERN.test(className)) {
     throw new UsageError(
       `"${shownArg(className)}" is not a class name in PascalCase, like SlidingWindowLog`,
     );
@@ -96,13 +130,21 @@ export async function newProblem(
     command: 'new-problem',
     args: '<dir>',
     maxArgs: 1,
-    synopsis: ['npm run new-problem -- <dir> --class <ClassName> [options]'],
+    synopsis: [
+      'npm run new-problem -- <dir> --class <ClassName> [options]',
+      'npm run new-problem -- <dir> --function <name> [options]',
+    ],
     summary: 'Makes the skeleton of a new problem from scripts/templates/.',
     options: {
       class: {
         type: 'string',
         value: 'NAME',
-        help: 'the class to export, in PascalCase (required)',
+        help: 'the class to export, in PascalCase (or --function)',
+      },
+      function: {
+        type: 'string',
+        value: 'NAME',
+        help: 'a function problem: the function to export, in camelCase',
       },
       title: { type: 'string', value: 'TEXT', help: 'the title (by default, made from <dir>)' },
       difficulty: {
@@ -120,7 +162,8 @@ export async function newProblem(
     example: 'npm run new-problem -- 1234-sliding-window-log --class SlidingWindowLog',
   });
   const dir = positionals[0];
-  validate(dir, values.class, roots);
+  validate(dir, values.class, roots, values.function, values.limiter);
+  const asFunction = values.function !== undefined;
   const difficulty = values.difficulty as Difficulty;
   if (!DIFFICULTIES.includes(difficulty)) {
     throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
@@ -132,7 +175,8 @@ export async function newProblem(
   const placeholders: Record<string, string> = {
     DIR: name,
     ID: id,
-    CLASS: values.class as string,
+    CLASS: values.class ?? '',
+    FUNCTION: values.function ?? '',
     TITLE: values.title?.trim() || titleFrom(name),
     DIFFICULTY: difficulty,
     ORDER: String(order),
@@ -144,7 +188,7 @@ export async function newProblem(
   try {
     for (const [root, file, template] of FILES) {
       target = path.join(roots[root], name, file);
-      const source = templateFor(file, template, values.limiter === true);
+      const source = templateFor(file, template, values.limiter === true, asFunction);
       const text = readFileSync(path.join(TEMPLATES_DIR, source), 'utf8');
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, fill(text, placeholders, file.endsWith('.json')), { flag: 'wx' });

@@ -27,9 +27,32 @@ function spread(n: number, seed: number): number[] {
   });
 }
 
+/** The max-input case's calls: LeetCode's largest n, with windows that leave few positions or many. */
+const MAX_INPUTS: [number[], number][] = [
+  [spread(100_000, 12345), 7],
+  [spread(100_000, 777), 99_990],
+  [spread(100_000, 4242), 100_000],
+];
+
+// The scale follow-up: SCALE_N equal values with a window of SCALE_K. Equal values all stay in a
+// deque that keeps ties (as it must: see equal-maxima), so the deque holds the whole window; a
+// deque whose front leaves by `shift()` then copies ~SCALE_K indices at every step, since V8 moves
+// an array of 16,384 or more items on each shift. Rescanning every window is O(n·k) on any input.
+// The limit is set against the slowest design that must pass, a heap with lazy deletion
+// (test/compat/239-…/heap-lazy-deletion.ts), not against the deque.
+const SCALE_N = 1_200_000;
+const SCALE_K = 600_000;
+const SCALE_VALUE = 7;
+
+// The spread-limit follow-up: a window of SPREAD_K values, more than V8 takes as arguments.
+const SPREAD_N = 200_000;
+const SPREAD_K = 150_000;
+
 export default defineSuite({
   reference: maxSlidingWindow,
   exports: 'function',
+  // State kept outside the function shows as calls that fail after others ran, and pass alone.
+  sharedStateTrap: 'out-of-window-state',
   cases: [
     {
       name: 'statement example 1',
@@ -111,18 +134,14 @@ export default defineSuite({
       name: 'the largest input, several window sizes',
       tier: 'core',
       trap: 'max-input',
-      hint: 'The largest input LeetCode allows (10^5 values over the whole range), with a small, a middle and a full window. Check the edge cases again.',
-      methods: [NAME, NAME, NAME],
-      args: [
-        [spread(100_000, 12345), 7],
-        [spread(100_000, 777), 30_000],
-        [spread(100_000, 4242), 100_000],
-      ],
-      expected: [
-        maxSlidingWindow(spread(100_000, 12345), 7),
-        maxSlidingWindow(spread(100_000, 777), 30_000),
-        maxSlidingWindow(spread(100_000, 4242), 100_000),
-      ],
+      hint: 'The largest input LeetCode allows (10^5 values over the whole range), with a small window, a window of all but ten values, and the whole array. Check the edge cases again.',
+      ...calls(
+        ...MAX_INPUTS.map(([nums, k]): [number[], number, number[]] => [
+          nums,
+          k,
+          maxSlidingWindow(nums, k),
+        ]),
+      ),
     },
     {
       name: 'random inputs against the reference',
@@ -134,6 +153,38 @@ export default defineSuite({
           .array(fc.integer({ min: -3, max: 3 }), { minLength: 1, maxLength: 24 })
           .chain((nums) => fc.tuple(fc.constant(nums), fc.integer({ min: 1, max: nums.length })))
           .map(([nums, k]) => functionCalls(NAME, [{ args: [nums, k], expected: null }])),
+      },
+    },
+    {
+      name: `${SCALE_N} equal values, a window of ${SCALE_K}`,
+      tier: 'follow-up',
+      trap: 'scale',
+      hint: {
+        wrong:
+          'Follow-up: every value is the same. Every window’s maximum is that value; check what your deque keeps when values tie.',
+        slow: 'Follow-up: 1,200,000 values, a window of 600,000, all equal. Each step must cost O(1) on average whatever the window size: think about what taking the front off an array really costs when it holds the whole window, and about scanning each window again.',
+      },
+      describe: `maxSlidingWindow(${SCALE_N} copies of ${SCALE_VALUE}, ${SCALE_K})`,
+      // The reference ~160 ms and a heap with lazy deletion ~320 ms; shift() about 40 s (see the
+      // margins in the README, measured on a loaded machine).
+      timeLimitMs: 3500,
+      generate(emit) {
+        emit({
+          method: NAME,
+          args: [new Array<number>(SCALE_N).fill(SCALE_VALUE), SCALE_K],
+          expected: new Array<number>(SCALE_N - SCALE_K + 1).fill(SCALE_VALUE),
+        });
+      },
+    },
+    {
+      name: `a window of ${SPREAD_K} values`,
+      tier: 'follow-up',
+      trap: 'spread-limit',
+      hint: 'Follow-up: a window of 150,000 values. Spreading an array into a call (`Math.max(...window)`) passes each item as an argument, and an engine takes only so many: past about 120,000 it throws a RangeError.',
+      describe: `maxSlidingWindow(${SPREAD_N} values in [-10^4, 10^4], ${SPREAD_K})`,
+      generate(emit) {
+        const nums = spread(SPREAD_N, 2024);
+        emit({ method: NAME, args: [nums, SPREAD_K], expected: maxSlidingWindow(nums, SPREAD_K) });
       },
     },
   ],

@@ -662,6 +662,36 @@ describe('new-problem', () => {
     expectNarrow(io.stdout);
   });
 
+  test('--function makes a function problem: its stub, reference, suite and problem.json say so', async () => {
+    const dir = '239-window-max';
+    const { code } = await make([dir, '--function', 'maxSlidingWindow']);
+    expect(code).toBe(0);
+    for (const [root, file] of FILES) {
+      const content = readFileSync(path.join(roots[root], dir, file), 'utf8');
+      expect(content, file).toContain(MARKER);
+      expect(content, file).not.toMatch(/\{\{|\}\}|class /);
+    }
+    const meta = JSON.parse(readFileSync(path.join(roots.solutions, dir, 'problem.json'), 'utf8'));
+    expect(meta).toMatchObject({ functionName: 'maxSlidingWindow' });
+    expect(meta.className).toBeUndefined();
+    const stub = readFileSync(path.join(roots.problems, dir, 'solution.ts'), 'utf8');
+    expect(stub).toContain('export function maxSlidingWindow(');
+    expect(stub).toContain("throw new Error('Not implemented: maxSlidingWindow');");
+    const suite = readFileSync(path.join(roots.solutions, dir, 'suite.ts'), 'utf8');
+    expect(suite).toContain("exports: 'function',");
+  });
+
+  test.each([
+    [['w', '--function', 'W'], /"W" is not a function name in camelCase/],
+    [['w', '--function', 'f', '--class', 'W'], /--function goes alone/],
+    [['w', '--function', 'f', '--limiter'], /--function goes alone/],
+  ])('%j is a usage error', async (argv, message) => {
+    const { code, io } = await make(argv);
+    expect(code).toBe(2);
+    expect(io.stderr[0]).toMatch(message);
+    expect(readdirSync(roots.problems)).toEqual([]);
+  });
+
   test('--title and --difficulty; a title with quotes stays valid JSON; an empty ladder starts at 1', async () => {
     rmSync(path.join(roots.solutions, 'token-bucket'), { recursive: true });
     const title = 'The "Leaky" Bucket \\ Queue';
@@ -691,7 +721,7 @@ describe('new-problem', () => {
     [['sliding-'], /is not a folder name/],
     [['--class', 'W', '--', '-sliding'], /"-sliding" is not a folder name/],
     [['sliding--window'], /is not a folder name/],
-    [['sliding-window'], /name the class with --class/],
+    [['sliding-window'], /name the class with --class \(or a function with --function\)/],
     [
       ['sliding-window', '--class', 'slidingWindow'],
       /"slidingWindow" is not a class name in PascalCase/,

@@ -22,7 +22,17 @@ export const REPLY = {
   threw: 4,
   /** As flatObject, but some fields the judge asked for are missing (their value is `missing`). */
   flatObjectLacking: 6,
+  /**
+   * out[1] is the length n of a long list of numbers (finite, no -0), out[2] a Float64Array made
+   * by the bridge that holds them (the judge reads it by index only: see realm.ts).
+   */
+  numberList: 7,
+  /** out[1] is the value as plain JSON text, with no tags: a long list of numbers and strings. */
+  plainJson: 8,
 } as const;
+
+/** The most items a long list may have to cross as a list of numbers or plain JSON. */
+export const LIST_MAX = 10_000_000;
 
 /** Fields or items a reply carries in slots; larger answers travel as text. */
 export const FLAT_MAX = 24;
@@ -304,6 +314,67 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
   const primitive = (value: unknown): boolean =>
     value === null || (typeof value !== 'object' && typeof value !== 'function');
 
+  // A long list (a function problem's answer: 10^5 numbers) is copied item by item, each read once
+  // (the length too, and bounded). Numbers alone (finite, no -0) go into a Float64Array of the
+  // bridge's own, which the judge copies by index; writing into a typed array consults no
+  // prototype, so nothing of the learner's runs. At the first item that is not such a number the
+  // copy goes on as text, from the numbers read so far: a string as JSON writes it, anything else
+  // as tagged JSON. A list of numbers and strings alone is plain JSON, parsed without a reviver.
+  const LIST_LIMIT = 10_000_000;
+  const NOT_A_LIST = -1;
+  const Float64 = Float64Array;
+  const listReply = (value: unknown[]): number => {
+    const length: unknown = value.length;
+    if (typeof length !== 'number' || !(length >= 0 && length <= LIST_LIMIT) || length % 1 !== 0) {
+      return NOT_A_LIST;
+    }
+    const numbers = new Float64(length);
+    for (let i = 0; i < length; i++) {
+      const item = value[i];
+      if (typeof item === 'number' && isFiniteNumber(item) && (item !== 0 || !isIs(item, -0))) {
+        numbers[i] = item;
+      } else {
+        return listText(value, length, numbers, i, item);
+      }
+    }
+    out[1] = length;
+    out[2] = numbers;
+    return 7;
+  };
+  /** The rest of listReply as text: `numbers` holds items 0 to from - 1, `first` is item `from`. */
+  const listText = (
+    value: unknown[],
+    length: number,
+    numbers: Float64Array,
+    from: number,
+    first: unknown,
+  ): number => {
+    let text = '[';
+    for (let i = 0; i < from; i++) text += (i > 0 ? ',' : '') + toText(numbers[i]);
+    let plainItems = true;
+    for (let i = from; i < length; i++) {
+      const item = i === from ? first : value[i];
+      if (i > 0) text += ',';
+      if (typeof item === 'number' && isFiniteNumber(item) && (item !== 0 || !isIs(item, -0))) {
+        text += toText(item);
+      } else if (typeof item === 'string') {
+        text += stringify(item);
+      } else {
+        plainItems = false;
+        const piece = stringify(item, tagged) as string | undefined;
+        text += piece === undefined ? stringify({ [TAG_KEY]: '[unreadable value]' }) : piece;
+      }
+    }
+    if (plainItems) {
+      out[1] = text + ']';
+      return 8;
+    }
+    // As any answer that is not plain data: too long to show is shown as such.
+    out[1] =
+      text.length > 1_000_000 ? stringify({ [TAG_KEY]: '[value too large to show]' }) : text + ']';
+    return 3;
+  };
+
   /** Writes an answer into `out` and returns its reply code. */
   const reply = (value: unknown): number => {
     if (primitive(value)) {
@@ -329,6 +400,14 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           if (flat) {
             out[1] = length;
             return 2;
+          }
+        } else {
+          try {
+            const code = listReply(value as unknown[]);
+            if (code !== NOT_A_LIST) return code;
+          } catch {
+            out[1] = stringify({ [TAG_KEY]: '[unreadable value]' });
+            return 3;
           }
         }
       } else if (getProto(value) === ObjectProto) {
@@ -411,7 +490,11 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
     out[4] = isError;
     return 4;
   };
-  /** Rebuilds the arguments in this realm: `kinds` has a letter per argument, '' when all are primitives. */
+  /**
+   * Rebuilds the arguments in this realm: `kinds` has a letter per argument, '' when all are
+   * primitives: 'p' a primitive, 'f' a fixture's name, 'j' tagged JSON, 'n' plain JSON (a list of
+   * numbers and strings, parsed without a reviver).
+   */
   const rebuild = (kinds: string, args: unknown[]): unknown[] => {
     if (kinds === '') return args;
     const built: unknown[] = [];
@@ -423,7 +506,9 @@ export function createBridge(global: Record<string, unknown>, timers?: boolean):
           ? fixtures[arg as string]?.handle
           : kind === 'j'
             ? parse(arg as string, revive)
-            : arg,
+            : kind === 'n'
+              ? parse(arg as string)
+              : arg,
       );
     }
     return built;
