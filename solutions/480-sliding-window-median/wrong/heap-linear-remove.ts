@@ -1,7 +1,7 @@
-// Two heaps whose remove(value) searches the heap's array for the value, then puts the last entry in
-// its place and sifts it: no lazy deletion, and right, but the search is O(k) per step, so the whole
-// run is O(n·k). (LeetCode's PriorityQueue.remove, in Java or in datastructures-js, costs as much or
-// more; LeetCode added tests that time it out.)
+// Two heaps whose remove(value) searches the heap's array for the value, then puts the last entry
+// in its place and sifts it: no lazy deletion, and right, but the search is O(k) per step, so the
+// whole run is O(n·k). (LeetCode's PriorityQueue.remove, in Java or in datastructures-js, costs as
+// much or more; LeetCode added tests that time it out.)
 export const expectation = { verdict: 'accepted', trap: 'scale' };
 
 export function medianSlidingWindow(nums: number[], k: number): number[] {

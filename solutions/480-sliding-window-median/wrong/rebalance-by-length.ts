@@ -1,6 +1,6 @@
 // Two heaps with lazy deletion that balance the halves by their arrays' lengths. An erased value
-// stays in its heap's array until it reaches the top, so the lengths count values that have left the
-// window: the halves end up uneven, and the tops are no longer the middle values.
+// stays in its heap's array until it reaches the top, so the lengths count values that have left
+// the window: the halves end up uneven, and the tops are no longer the middle values.
 export const expectation = { verdict: 'wrong-answer', trap: 'rebalance-by-valid-count' };
 
 export function medianSlidingWindow(nums: number[], k: number): number[] {
