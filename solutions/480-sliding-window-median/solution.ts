@@ -33,7 +33,7 @@ export function medianSlidingWindow(nums: number[], k: number): number[] {
   return medians;
 }
 
-/** A multiset of numbers, kept as a lower and an upper half, live sizes balanced. */
+/** The window: a lower and an upper half, their live sizes balanced. */
 class HalvedWindow {
   /** The lower half: a max-heap (values negated into a min-heap). */
   private readonly lower = new LazyHeap(-1);
