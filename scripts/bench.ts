@@ -116,8 +116,9 @@ async function wrongFor(problem: Problem, trap: string | null): Promise<string[]
 }
 
 /**
- * The shapes of test/compat/<problem-dir>/ expected to be accepted: designs that must pass every
- * limit too (a limit is set against the slowest of them, not only against the reference).
+ * The shapes of test/compat/<problem-dir>/ expected to be accepted (their verdict, on the example
+ * and core cases): the designs a limit is set against, beside the reference, when they must pass
+ * the follow-up too. A shape the follow-up is meant to catch shows as unfinished.
  */
 function acceptedShapes(problem: Problem): string[] {
   const dir = path.join(REPO_ROOT, 'test', 'compat', problem.dir);
@@ -184,7 +185,8 @@ async function benchLimits(only?: Set<string>): Promise<void> {
         const outcome = await runCase(problem, file, info.index, info.timeLimitMs * SLOW_FACTOR);
         const shown = path.relative(REPO_ROOT, file);
         if (outcome?.kind !== 'result') {
-          out(`  ${shown}: ${outcome ? 'unfinished' : 'failed to load'}`);
+          const deadline = info.timeLimitMs * SLOW_FACTOR;
+          out(`  ${shown}: ${outcome ? `unfinished at ${deadline} ms` : 'failed to load'}`);
           continue;
         }
         const r = outcome.result;

@@ -122,6 +122,11 @@ function describeProblem(problem: Problem, { skipJudging, redis }: Judging): voi
       expect(parseExamples(readFileSync(problem.statementFile, 'utf8'))).toEqual(fromSuite);
     });
 
+    test('the suite drives what problem.json says the learner exports', async () => {
+      const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
+      expect(suite.exports ?? 'class').toBe(problem.kind ?? 'class');
+    });
+
     test('every hidden case names its trap and carries a hint', async () => {
       const suite = ((await import(problem.suiteFile)) as { default: Suite }).default;
       for (const c of suite.cases.filter((c) => c.tier !== 'example')) {

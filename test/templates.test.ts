@@ -183,6 +183,7 @@ describe('npm run new-problem', () => {
         // The stub is a real stub from the start: its methods throw "Not implemented".
         [`${NEW} the untouched stub is not started`]: 'passed',
         [`${NEW} the statement shows exactly the example cases`]: 'failed',
+        [`${NEW} the suite drives what problem.json says the learner exports`]: 'passed',
         [`${NEW} every hidden case names its trap and carries a hint`]: 'passed',
         [`${NEW} keeps known-wrong implementations`]: 'passed',
         [`${NEW} wrong/todo-bug.ts is caught by the trap it embodies`]: 'failed',
@@ -203,7 +204,7 @@ describe('npm run new-problem', () => {
         }
       }
       const after = problemTests(repo);
-      expect(Object.keys(after)).toHaveLength(7);
+      expect(Object.keys(after)).toHaveLength(8);
       expect(Object.entries(after).filter(([, status]) => status !== 'passed')).toEqual([]);
     } finally {
       rmSync(repo, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 // Renders any value the learner's code may return as short, JSON-like text.
 import { isFixtureRef } from '../suite.ts';
 const MAX_LENGTH = 120;
+/** The items of a list shown before the rest is counted (`… 12 more`). */
+export const SHOWN_ITEMS = 20;
 /** Ends a value cut at MAX_LENGTH. */
 export const CUT = '…';
 
@@ -25,8 +27,8 @@ function render(value: unknown, depth: number): string {
   if (Array.isArray(value)) {
     const length = value.length;
     const shown: string[] = [];
-    for (let i = 0; i < Math.min(length, 20); i++) shown.push(render(value[i], depth + 1));
-    if (length > 20) shown.push(`… ${length - 20} more`);
+    for (let i = 0; i < Math.min(length, SHOWN_ITEMS); i++) shown.push(render(value[i], depth + 1));
+    if (length > SHOWN_ITEMS) shown.push(`… ${length - SHOWN_ITEMS} more`);
     return `[${shown.join(',')}]`;
   }
   if (value instanceof Error) return `${value.name}: ${value.message}`;

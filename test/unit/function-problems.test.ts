@@ -64,6 +64,27 @@ describe('a function problem', () => {
     });
   });
 
+  test('a long answer cut short where it looks right says where it differs', () => {
+    const long: Case = {
+      name: 'long',
+      tier: 'core',
+      trap: 'long',
+      hint: 'a long list of pairs',
+      ...functionCalls('pairs', [
+        { args: [Array.from({ length: 60 }, (_, i) => i)], expected: [] },
+      ]),
+    };
+    const wrongAt = (nums: number[]): number[] => pairs(nums).map((n, i) => (i === 40 ? -1 : n));
+    const expected = pairs(Array.from({ length: 60 }, (_, i) => i));
+    const c = { ...long, expected: [expected] } as Case;
+    expect(runCase(c, context(wrongAt)).calls?.[0]?.differences).toEqual([
+      { field: '[40]', expected: '81', actual: '-1' },
+    ]);
+    expect(runCase(c, context(short)).calls?.[0]?.differences).toEqual([
+      { field: 'length', expected: '59', actual: '58' },
+    ]);
+  });
+
   test('in its realm, it is called plainly, and changing its arguments changes nothing of the judge', () => {
     const realm = realmWith(
       'function pairs(nums) { "use strict"; const self = this; nums.push(0); nums.pop(); nums[0] = 99; ' +

@@ -41,7 +41,7 @@ const COMMANDS: [name: string, command: Command, options: string[], takes: strin
   [
     'new-problem',
     newProblem,
-    ['--class', '--title', '--difficulty', '--limiter', '--help'],
+    ['--class', '--function', '--title', '--difficulty', '--limiter', '--help'],
     '<dir> only',
   ],
 ];

@@ -1,6 +1,6 @@
 // Plays a sequence of calls against a class and records how each one went. This is the only place
 // learner methods are called, so it is where their exceptions are caught and classified.
-import { CUT, formatArgs, formatValue } from '../format-value.ts';
+import { CUT, formatArgs, formatValue, SHOWN_ITEMS } from '../format-value.ts';
 import { NOT_IMPLEMENTED_PREFIX, type CallRecord } from '../outcome.ts';
 import { isThrows, type Call, type CallSource, type FixtureSpec } from '../../suite.ts';
 import type { LearnerError, Port, Reply } from './port.ts';
@@ -182,6 +182,12 @@ export function format(
   if (raw.note) record.note = raw.note;
   // Instance 0 is every call's target unless a case drives several: only others are marked.
   if (call.target !== undefined && call.target !== 0) record.target = call.target;
+  const cut = record.expected.endsWith(CUT) || record.actual.endsWith(CUT);
+  const lists = Array.isArray(call.expected) && Array.isArray(raw.actual);
+  if (!raw.ok && !raw.didThrow && lists && (cut || longList(call.expected, raw.actual))) {
+    // A long list (a function problem's answer) shown in part, both alike there: where it differs.
+    record.differences = listDifference(call.expected as unknown[], raw.actual as unknown[]);
+  }
   if (!raw.ok && !raw.didThrow && isPlainObject(call.expected) && isPlainObject(raw.actual)) {
     const fields = differingFields(call.expected, raw.actual, tolerance);
     record.fields = fields;
@@ -194,6 +200,34 @@ export function format(
     }
   }
   return record;
+}
+
+/** Whether formatValue shows only the start of either list. */
+const longList = (expected: unknown, actual: unknown): boolean =>
+  (expected as unknown[]).length > SHOWN_ITEMS || (actual as unknown[]).length > SHOWN_ITEMS;
+
+/** Where two lists first differ: their lengths, or the first item that is not the same. */
+function listDifference(
+  expected: readonly unknown[],
+  actual: readonly unknown[],
+): NonNullable<CallRecord['differences']> {
+  const at = expected.findIndex((item, i) => i >= actual.length || !deepEquals(item, actual[i]));
+  const found: NonNullable<CallRecord['differences']> = [];
+  if (expected.length !== actual.length) {
+    found.push({
+      field: 'length',
+      expected: String(expected.length),
+      actual: String(actual.length),
+    });
+  }
+  if (at >= 0 && at < actual.length) {
+    found.push({
+      field: `[${at}]`,
+      expected: formatValue(expected[at]),
+      actual: formatValue(actual[at]),
+    });
+  }
+  return found;
 }
 
 /** Differences shown for one answer: enough to see the pattern. */
