@@ -35,6 +35,7 @@ describe('loadProblems', () => {
       'hit-counter-out-of-order',
       '346',
       '239',
+      '480',
       '703',
       '359',
       '981',

@@ -52,6 +52,15 @@ describe('answers leave the realm as copies', () => {
     expect(copy.ok).toBe(1);
   });
 
+  test('lists of numbers go in whole: plain ones as they are, special ones tagged', () => {
+    const long = Array.from({ length: 100 }, (_, i) => i * 1.5 - 70);
+    expect(value(realm, 'echo', [long])).toEqual(long);
+    const special = [1, -0, NaN, Infinity, -Infinity];
+    const back = value(realm, 'echo', [special]) as number[];
+    expect(back).toEqual(special);
+    expect(Object.is(back[1], -0)).toBe(true);
+  });
+
   test('nested values and arrays come out whole', () => {
     const nested = value(realm, 'nested') as { deep: { list: unknown[] } };
     expect(nested).toEqual({ deep: { list: [1, 2, { n: null }] } });
