@@ -42,10 +42,9 @@ export function failedOnTime(result: CaseResult): boolean {
 /** What the report says of a case run again for starvation. */
 export function starvedNote(waited: number[], passed: boolean): string {
   const runs = waited.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', then ');
-  const how = 'with an exception or no answer while the judge waited';
   return passed
-    ? `failed ${how} ${runs} for a CPU (a busy machine); passed when run again`
-    : `failed ${how} ${runs} for a CPU; run again, it failed ${waited.length + 1} times in all`;
+    ? `failed on time while the judge waited ${runs} for a CPU (a busy machine); passed when run again`
+    : `failed on time ${waited.length + 1} times; the judge waited ${runs} for a CPU before each rerun`;
 }
 /** A cancelled child waits at most this long to list its cases (it takes tens of milliseconds). */
 const LISTING_WAIT_MS = 1000;
