@@ -83,20 +83,6 @@ export function cpuTimeMs(pid: number): number | undefined {
   }
 }
 
-/**
- * How long the process's main thread (the one that runs JavaScript) has waited, runnable, for a CPU
- * in all, in ms: the second field of /proc/<pid>/schedstat. A child on a busy machine waits there,
- * not while it waits for an answer. Undefined where /proc cannot tell.
- */
-export function waitedForCpuMs(pid: number): number | undefined {
-  try {
-    const waited = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
-    return Number.isFinite(waited) ? waited / 1e6 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** futex(2) by architecture: what a thread blocked in Atomics.wait (or on a lock) is inside. */
 const FUTEX_SYSCALL: Partial<Record<string, number>> = { x64: 202, arm64: 98, ia32: 240, arm: 240 };
 
@@ -356,12 +342,6 @@ export class ChildSession {
    * Runs one case; the child is killed once it has spent `deadlineMs` of CPU time without
    * answering, or as long blocked, or after `wallCapMs` of wall time at the most.
    */
-  /** waitedForCpuMs of the child; undefined once it is gone, or where /proc cannot tell. */
-  waitedForCpuMs(): number | undefined {
-    const pid = this.child.pid;
-    return pid === undefined || !this.alive ? undefined : waitedForCpuMs(pid);
-  }
-
   run(index: number, deadlineMs: number, wallCapMs?: number): Promise<RunOutcome> {
     const rss = this.child.pid === undefined ? undefined : residentMb(this.child.pid);
     this.startRssMb = this.peakRssMb = rss ?? 0;

@@ -4,7 +4,7 @@
 import type { JudgeRedisOptions } from '../redis/session.ts';
 import { RedisFailedError } from '../redis/server.ts';
 import path from 'node:path';
-import { ChildSession, type Death, type LoadOutcome, type RunOutcome } from './child-session.ts';
+import { ChildSession, type Death, type LoadOutcome } from './child-session.ts';
 import { compileLearner, runnerBundle, workerBundle } from './compile.ts';
 import { diagnose } from './diagnose.ts';
 import { memoKey, recall, remember } from './memo.ts';
@@ -24,28 +24,6 @@ export const PROBLEM_BUDGET_MS = 6000;
  * rests on the machine's load, is not remembered.
  */
 export const PROBLEM_WALL_MS = 10 * PROBLEM_BUDGET_MS;
-
-/**
- * A case that failed on time (an exception, such as a solution's own deadline firing, or an answer
- * that never came) is run again when the child waited at least this long, runnable, for a CPU while
- * it ran (/proc's schedstat; never where /proc cannot tell): on a busy machine a correct solution's
- * sub-second deadline can fire on a healthy Redis (at load 24, 50 calls got 226 ms of CPU in 2.6 s).
- * Wrong answers are never run again, so a race that loses only sometimes gains no second chance.
- */
-export const STARVED_MS = 100;
-const MAX_STARVED_RERUNS = 2;
-
-export function failedOnTime(result: CaseResult): boolean {
-  return result.status === 'runtime-error' || result.status === 'time-limit-exceeded';
-}
-
-/** What the report says of a case run again for starvation. */
-export function starvedNote(waited: number[], passed: boolean): string {
-  const runs = waited.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', then ');
-  return passed
-    ? `failed on time while the judge waited ${runs} for a CPU (a busy machine); passed when run again`
-    : `failed on time ${waited.length + 1} times; the judge waited ${runs} for a CPU before each rerun`;
-}
 /** A cancelled child waits at most this long to list its cases (it takes tens of milliseconds). */
 const LISTING_WAIT_MS = 1000;
 
@@ -429,34 +407,14 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
       }
       const deadline = killDeadline(info.timeLimitMs);
       const wallLeft = (): number => Math.max(0, PROBLEM_WALL_MS - (performance.now() - started));
-      /** One run of the case, and how long the child waited for a CPU meanwhile (ms). */
-      const runOnce = async (): Promise<{ outcome: RunOutcome; waitedMs: number }> => {
-        const before = session.waitedForCpuMs();
-        const outcome = await session.run(info.index, deadline, wallLeft());
-        const after = session.waitedForCpuMs();
-        const waitedMs = before === undefined || after === undefined ? 0 : after - before;
-        return { outcome, waitedMs };
-      };
-      let { outcome, waitedMs } = await runOnce();
+      let outcome = await session.run(info.index, deadline, wallLeft());
       // A child that ended with no reason of ours (not stopped for time or memory; learner code
       // has no process to exit) died of something outside the judge: run the case once more in a
       // fresh child, so that a verdict never rests on such an accident.
       if (outcome.kind === 'died' && outcome.reason.why === 'exit' && !cancelled()) {
         session = openSession();
         await session.load(compiled.code, compiled.libraries);
-        ({ outcome, waitedMs } = await runOnce());
-      }
-      // A failure on time while the child starved: again, as the true verdict is the idle one.
-      const starved: number[] = [];
-      while (
-        outcome.kind === 'result' &&
-        failedOnTime(outcome.result) &&
-        waitedMs >= STARVED_MS &&
-        starved.length < MAX_STARVED_RERUNS &&
-        !cancelled()
-      ) {
-        starved.push(waitedMs);
-        ({ outcome, waitedMs } = await runOnce());
+        outcome = await session.run(info.index, deadline, wallLeft());
       }
       result =
         outcome.kind === 'result'
@@ -470,7 +428,6 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
                   ? Math.max(deadline, Math.round(session.spentMs))
                   : Math.round(session.spentMs),
             };
-      if (starved.length > 0) result.rerun = starvedNote(starved, result.status === 'passed');
       // The budget counts a case stopped for time as its deadline, whatever the poll saw after.
       spentMs += outcome.kind === 'died' && outcome.reason.why === 'timeout' ? deadline : result.ms;
     }

@@ -85,11 +85,6 @@ export interface CaseResult {
   lead?: boolean;
   /** Set by the diagnosis on other failures: why they are put down to a lead (one line). */
   because?: string;
-  /**
-   * The case failed on time (an exception or an answer that did not come) while the judge's child
-   * waited for a CPU, and was run again (see STARVED_MS in judge.ts): what happened, one line.
-   */
-  rerun?: string;
   /** The case catches a bug LeetCode's own tests let through (the suite marks it so). */
   beyondLeetCode?: true;
   /**

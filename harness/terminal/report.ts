@@ -323,10 +323,6 @@ export function formatReport(
     }
     lines.push(...briefCases(brief, style, ''));
   }
-  // Said even of a case that passed: its first run's failure was the machine's, not the code's.
-  for (const result of report.cases.filter((c) => c.rerun !== undefined)) {
-    lines.push(style.dim(wrap(`Ran again: ${result.name} ${result.rerun}`, WIDTH, '  ')));
-  }
   if (report.output.trim()) {
     lines.push(
       '',
