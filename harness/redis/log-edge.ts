@@ -41,6 +41,16 @@ async function scriptTime(play: Play, key: string, t0: number, t1: number): Prom
   return t1;
 }
 
+/**
+ * Where the next key's range of edges starts, after a call that landed `landed` ms after its seed:
+ * centred where calls land, but never so late that a seeded unit would be stamped after the moment
+ * it is written (a unit from the future, which no server leaves, misleads a solution that takes the
+ * log's newest score as a floor for its own clock, as one written against skewed clocks may).
+ */
+export function nextOffset(landed: number, { span, windowMs }: LogEdge): number {
+  return Math.min(Math.max(0, landed - Math.floor(span / 2)), windowMs - span);
+}
+
 /** The scenario: up to `attempts` keys, each seeded, then one call on it, until one hits an edge. */
 export function logEdge(edge: LogEdge): (play: Play) => Promise<void> {
   if (edge.span >= edge.limit) throw new Error('the seeded units must leave room for the call');
@@ -74,7 +84,7 @@ export function logEdge(edge: LogEdge): (play: Play) => Promise<void> {
         return;
       }
       play.note('off the range', `the script's time was T+${landed}: again on a new key`);
-      offset = Math.max(0, landed - Math.floor(edge.span / 2));
+      offset = nextOffset(landed, edge);
     }
     play.note('no call landed on an edge', 'the machine was too busy; nothing more to check');
   };
