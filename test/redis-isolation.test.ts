@@ -163,8 +163,35 @@ describe.skipIf(!serverPath)('grading the Redis katas', () => {
     repo = repoWithRedisProblems('redis-isolation');
   });
 
+  /**
+   * A --dir of limiters that keep their state in module memory: each fixture's Redis wrapper, with
+   * the single-process reference it wraps appended (its imports dropped and its class not exported,
+   * since a solution may import nothing and exports only its own class).
+   */
+  const moduleMap = (): string => {
+    const dir = scratchDir('redis-module-map');
+    for (const [problem, reference] of [
+      [BUCKET, 'token-bucket-limiter'],
+      [LOG, 'sliding-window-log-limiter'],
+    ] as const) {
+      const wrapper = readFileSync(
+        path.join(HOSTILE, 'module-map', problem, 'solution.ts'),
+        'utf8',
+      );
+      const limiter = readFileSync(
+        path.join(REPO_ROOT, 'solutions', reference, 'solution.ts'),
+        'utf8',
+      )
+        .replace(/^import .*\n/gm, '')
+        .replace(/^export class /m, 'class ');
+      mkdirSync(path.join(dir, problem));
+      writeFileSync(path.join(dir, problem, 'solution.ts'), `${wrapper}\n${limiter}`);
+    }
+    return dir;
+  };
+
   test('limiters keeping their state in module memory are not Accepted (finding 2)', () => {
-    const { of } = grade(repo, ['--dir', path.join(HOSTILE, 'module-map'), BUCKET, LOG, '--fresh']);
+    const { of } = grade(repo, ['--dir', moduleMap(), BUCKET, LOG, '--fresh']);
     for (const dir of [BUCKET, LOG]) {
       const report = of(dir);
       expect(report?.verdict, dir).toBe('wrong-answer');
