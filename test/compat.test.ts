@@ -3,13 +3,14 @@
 // learner's pasted solution.ts and held to the verdict its header declares. One test per file. A
 // problem that requires Redis is judged on one Redis for the file, as grade does; without Redis its
 // files are skipped with one loud line (a failure under WINDOW_KATAS_REQUIRE_REDIS, as in CI).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { judge, releaseSlot, type SessionSlot } from '../harness/judge/judge.ts';
 import type { ProblemReport } from '../harness/judge/outcome.ts';
 import { findProblem, loadProblems, type Problem } from '../harness/judge/problems.ts';
 import { REPO_ROOT } from '../harness/paths.ts';
+import { readCompatExpectation as readExpectation } from '../scripts/lib/compat-corpus.ts';
 import { CommandRedis } from '../harness/redis/session.ts';
 import { redisForTests } from './redis-problem.ts';
 
@@ -18,27 +19,6 @@ const problems = loadProblems();
 // One child process for the whole corpus, problem after problem.
 const slot: SessionSlot = {};
 afterAll(() => releaseSlot(slot));
-
-interface Expectation {
-  verdict: string;
-  /** The trap of the first case that fails; null when none has one (an example, or no case ran). */
-  trap: string | null;
-  /** Text the report's message (or else that case's message) must contain. */
-  message?: string;
-  /** `// expect-follow-ups: passed`: the follow-ups run too, and every one must pass. */
-  followUps: boolean;
-}
-
-/** Reads `// expect: <verdict> [<trap>]` and `// expect-message: <text>` from a file's header. */
-function readExpectation(file: string): Expectation {
-  const source = readFileSync(file, 'utf8');
-  const lines = [...source.matchAll(/^\/\/ expect: ([a-z-]+)(?: ([a-z0-9-]+))?$/gm)];
-  if (lines.length !== 1) throw new Error(`${file} must declare one "// expect:" line`);
-  const [, verdict, trap] = lines[0] as RegExpExecArray;
-  const message = /^\/\/ expect-message: (.+)$/m.exec(source)?.[1];
-  const followUps = /^\/\/ expect-follow-ups: passed$/m.test(source);
-  return { verdict: verdict as string, trap: trap ?? null, message, followUps };
-}
 
 /** The verdict and every case that did not pass, to show when an expectation fails. */
 function summary(report: ProblemReport): string {

@@ -21,11 +21,9 @@ import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -50,6 +48,7 @@ import { makeStyle } from '../../harness/terminal/style.ts';
 import { BENCH_OPTIONS, loadMain, WORKER_FLAG } from '../lib/bench-load.ts';
 import { parse, runCommand, shownArg, UsageError, type IO } from '../lib/cli.ts';
 import { watchKata } from '../lib/watched-kata.ts';
+import { compatFiles } from '../lib/compat-corpus.ts';
 import { copyRepo } from '../lib/repo-copy.ts';
 
 const REFERENCE_RUNS = 5;
@@ -125,12 +124,7 @@ async function wrongFor(problem: Problem, trap: string | null): Promise<string[]
  * the follow-up too. A shape the follow-up is meant to catch shows as unfinished.
  */
 function acceptedShapes(problem: Problem): string[] {
-  const dir = path.join(REPO_ROOT, 'test', 'compat', problem.dir);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => path.join(dir, file))
-    .filter((file) => /^\/\/ expect: accepted$/m.test(readFileSync(file, 'utf8')));
+  return compatFiles(problem.dir, (e) => e.verdict === 'accepted');
 }
 
 const ratio = (big: number, small: number): string =>

@@ -24,6 +24,7 @@ import { redisAvailability } from '../../harness/redis/availability.ts';
 import { RedisStartError } from '../../harness/redis/server.ts';
 import { CommandRedis, redisStartLine } from '../../harness/redis/session.ts';
 import { parse, type OptionSpec } from './cli.ts';
+import { compatFiles } from './compat-corpus.ts';
 import { mapConcurrent } from './pool.ts';
 
 /** Internal: `bench --load-worker <problem-dir> <file>` grades one file and prints its report. */
@@ -239,20 +240,8 @@ export function skippedLine(skipped: { problem: Problem; unmet: Unmet }[]): stri
  * `// expect-follow-ups: passed` (see test/compat/README.md), such as the honest alternatives
  * to a Redis kata's reference.
  */
-export function compatAlternatives(dir: string, root = path.join(REPO_ROOT, 'test', 'compat')) {
-  const folder = path.join(root, dir);
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((name) => name.endsWith('.ts'))
-    .sort()
-    .filter((name) => {
-      const source = readFileSync(path.join(folder, name), 'utf8');
-      return (
-        /^\/\/ expect: accepted$/m.test(source) && /^\/\/ expect-follow-ups: passed$/m.test(source)
-      );
-    })
-    .map((name) => path.join(folder, name));
-}
+export const compatAlternatives = (dir: string, root?: string): string[] =>
+  compatFiles(dir, (e) => e.verdict === 'accepted' && e.followUps, root);
 
 /** Every problem's reference and known-wrong implementations (as asked), with what each must get. */
 async function solutionsOf(
