@@ -53,6 +53,24 @@ describe('untrusted learner code', () => {
     expect(stopped?.ms).toBeGreaterThanOrEqual(killDeadline(1000));
   });
 
+  test('with stopAtLimit, a loop is stopped at the limit itself, and its verdict is the same', async () => {
+    const report = await judge({
+      problem,
+      solutionFile: writeLearnerFile(
+        dir,
+        'loop-at-limit.ts',
+        recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
+      ),
+      budgetMs: 1000 + 500,
+      stopAtLimit: true,
+    });
+    expect(report.verdict).toBe('time-limit-exceeded');
+    const stopped = report.cases.find((c) => c.status === 'time-limit-exceeded');
+    expect(stopped?.ms).toBeGreaterThanOrEqual(1000);
+    expect(stopped?.ms).toBeLessThan(killDeadline(1000));
+    expect(stopped?.message).toMatch(/no answer within 1000 ms \(stopped after 1000 ms\)/);
+  });
+
   test('an infinite loop in the constructor is a time limit within the problem budget', async () => {
     const source = `export class RecentCounter { constructor() { for (;;) {} } ping(t: number) { return t; } }`;
     // A budget of two hung cases rather than the default's four: what counts is that it stops.

@@ -153,11 +153,14 @@ function describeProblem(problem: Problem, { skipJudging, redis }: Judging): voi
         const solutionFile = path.join(problem.mistakesDir, file);
         const expectation = await readExpectation(solutionFile);
         // The verdict comes from the example and core cases; of the follow-ups, only the trap's
-        // own matter here (the others, some of them a million calls long, are not run).
+        // own matter here (the others, some of them a million calls long, are not run). A slow
+        // mistake is stopped at the limit it crosses, not half again past it: its verdict and trap
+        // are the same, without the extra CPU time on every run of the tests.
         const report = await judge({
           problem,
           solutionFile,
           followUps: (info) => info.trap === expectation.trap,
+          stopAtLimit: true,
           slot,
           ...withRedis,
         });

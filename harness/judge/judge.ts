@@ -63,6 +63,13 @@ export interface JudgeOptions {
    * rejection (Redis could not be started) rejects the judgement.
    */
   redis?: () => Promise<JudgeRedisOptions>;
+  /**
+   * Stops a case the moment its CPU time passes its limit, instead of half again past it (see
+   * killDeadline). The verdict is the same either way; what is lost is how far over the limit the
+   * code would have gone, which a learner is told and a proof does not need: the tests that prove
+   * a slow known mistake is caught use it, so as not to burn the extra CPU time on every run.
+   */
+  stopAtLimit?: boolean;
 }
 
 /** A case is killed once its CPU time overruns its limit by half again plus a little. */
@@ -70,10 +77,14 @@ export function killDeadline(timeLimitMs: number): number {
   return Math.round(timeLimitMs * 1.5 + 250);
 }
 
-function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' | 'message'> {
+function describeDeath(
+  death: Death,
+  info: CaseInfo,
+  deadline: number,
+): Pick<CaseResult, 'status' | 'message'> {
   switch (death.why) {
     case 'timeout':
-      return { status: 'time-limit-exceeded', message: describeTimeout(death, info) };
+      return { status: 'time-limit-exceeded', message: describeTimeout(death, info, deadline) };
     case 'memory':
       return { status: 'memory-limit-exceeded', message: 'the process ran out of memory' };
     case 'exit':
@@ -85,11 +96,14 @@ function describeDeath(death: Death, info: CaseInfo): Pick<CaseResult, 'status' 
 }
 
 /** What stopped a case for time, as it happened: CPU time, time blocked, or wall time. */
-function describeTimeout(death: Extract<Death, { why: 'timeout' }>, info: CaseInfo): string {
+function describeTimeout(
+  death: Extract<Death, { why: 'timeout' }>,
+  info: CaseInfo,
+  deadline: number,
+): string {
   const within = `no answer within ${info.timeLimitMs} ms`;
   const stalled = death.stalled;
-  if (stalled === undefined)
-    return `${within} (stopped after ${killDeadline(info.timeLimitMs)} ms)`;
+  if (stalled === undefined) return `${within} (stopped after ${deadline} ms)`;
   const spent = `${stalled.wallMs} ms of wall time, using ${stalled.cpuMs} ms of CPU`;
   return stalled.blocked
     ? `${within}: it was blocked, not computing (Atomics.wait?), and was stopped after ${spent}`
@@ -405,7 +419,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
         session = openSession();
         await session.load(compiled.code, compiled.libraries);
       }
-      const deadline = killDeadline(info.timeLimitMs);
+      const deadline = options.stopAtLimit ? info.timeLimitMs : killDeadline(info.timeLimitMs);
       const wallLeft = (): number => Math.max(0, PROBLEM_WALL_MS - (performance.now() - started));
       let outcome = await session.run(info.index, deadline, wallLeft());
       // A child that ended with no reason of ours (not stopped for time or memory; learner code
@@ -421,7 +435,7 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
           ? outcome.result
           : {
               ...blank(info, 'passed', ''),
-              ...describeDeath(outcome.reason, info),
+              ...describeDeath(outcome.reason, info, deadline),
               // The CPU time seen spent (at least its deadline, when stopped for time).
               ms:
                 outcome.reason.why === 'timeout'
