@@ -1,7 +1,7 @@
-// The only judge code that runs inside a learner's realm: the bridge. It is evaluated there from its
-// source text (so each of its functions must stay self-contained: no imports, no free variables),
-// before the learner's code loads, and it captures the built-ins it uses at that moment, so later
-// patches cannot bend it.
+// The only judge code that runs inside a learner's realm: the bridge. It is evaluated there from
+// its source text (so each of its functions must stay self-contained: no imports, no free
+// variables), before the learner's code loads, and it captures the built-ins it uses at that
+// moment, so later patches cannot bend it.
 //
 // Everything that crosses between the judge and learner code passes through here as primitives:
 // arguments arrive as primitives or text and are rebuilt in this realm; answers leave through `out`

@@ -1,8 +1,8 @@
-// The bridge runs in the learner's realm from the source text of its parts (harness/sandbox/realm.ts
-// evaluates them there, see bridgeSource in inside-realm.ts), so each part can name nothing outside
-// itself and restates the constants the judge's side reads from inside-realm.ts's exports. Each
-// restatement is held to its original here, in whichever part makes it: change one without the
-// other and this fails. A new upper-case constant must join one of the two lists.
+// The bridge runs in the learner's realm from the source text of its parts (realm.ts evaluates
+// them there: see bridgeSource in harness/sandbox/inside-realm.ts), so each part can name nothing
+// outside itself and restates the constants the judge's side reads from inside-realm.ts's exports.
+// Each restatement is held to its original here, in whichever part makes it: change one without
+// the other and this fails. A new upper-case constant must join one of the two lists.
 import { describe, expect, test } from 'vitest';
 import {
   BRIDGE_PARTS,
@@ -42,7 +42,7 @@ const RESTATED: Record<string, unknown> = {
 /** The bridge's own constants, which nothing outside it reads. */
 const OWN = ['MISSING', 'NONE', 'NOT_A_LIST'];
 
-/** Every `const NAME = …;` of an upper-case NAME in the bridge's texts, with the part declaring it. */
+/** Every `const NAME = …;` of an upper-case NAME in the bridge's texts, and its part. */
 const declared = Object.entries(texts).flatMap(([part, text]) =>
   [...text.matchAll(/\bconst ([A-Z][A-Z_]*) = ([^;]+);/g)].map((m) => ({
     part,

@@ -6,7 +6,7 @@
 // names nothing outside itself.
 
 export interface Codec {
-  /** The slots replies are written into: out[0] unused, out[1] on (see REPLY in inside-realm.ts). */
+  /** The slots replies are written into, from out[1] (see REPLY in inside-realm.ts). */
   out: unknown[];
   /** Stands for a field the answer does not have; the judge compares it by identity only. */
   missing: object;

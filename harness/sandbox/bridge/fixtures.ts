@@ -1,9 +1,9 @@
-// Fixtures and the arguments that name them, a part of the bridge (see inside-realm.ts). A fixture
-// (a clock the case controls, a spy, a Redis client's facade) is built in the realm by a factory the
-// judge compiled there before learner code loaded; learner code gets its `handle`, the judge drives
-// its `control` and reads its `status`. Arguments cross as primitives or text and are rebuilt here,
-// a fixture's name standing for its handle. Runs inside the realm from its own text: it names
-// nothing outside itself.
+// Fixtures and the arguments that name them, a part of the bridge (see inside-realm.ts). A
+// fixture (a clock the case controls, a spy, a Redis client's facade) is built in the realm by a
+// factory the judge compiled there before learner code loaded; learner code gets its `handle`, the
+// judge drives its `control` and reads its `status`. Arguments cross as primitives or text and are
+// rebuilt here, a fixture's name standing for its handle. Runs inside the realm from its own text:
+// it names nothing outside itself.
 import type { Codec } from './codec.ts';
 
 export interface Fixtures {
@@ -24,7 +24,7 @@ export interface Fixtures {
   reset(): void;
 }
 
-/** `post` is the outbound queue's (see outbox.ts), handed to outbound fixtures bound to their name. */
+/** `post` is the outbound queue's (see outbox.ts): outbound fixtures get it, bound to their name. */
 export function makeFixtures(
   codec: Codec,
   post: (channel: string, args: unknown) => Promise<unknown>,

@@ -24,8 +24,8 @@ export function makeTimers(
   output: Output,
 ): Timers {
   'use strict';
-  // TIMER_CHANNEL, TIMER_CLEAR_CHANNEL and TIMEOUT_MAX, restated (test/unit/bridge-constants.test.ts
-  // holds each to its original).
+  // TIMER_CHANNEL, TIMER_CLEAR_CHANNEL and TIMEOUT_MAX, restated
+  // (test/unit/bridge-constants.test.ts holds each to its original).
   const TIMER = '(timer)';
   const TIMER_CLEAR = '(timer-clear)';
   const TIMEOUT_MAX = 2147483647;
