@@ -1,8 +1,8 @@
-// The judge's side of the realm's one way out (see `post` and takeOutbound in inside-realm.ts). An
-// outbound fixture inside the realm (a Redis client's facade) queues requests of plain strings; the
-// judge takes them as text, checks them as hostile input (learner code chose every string in them),
-// carries each to its service through a host (harness/redis/facade-host.ts), and answers with text
-// the realm decodes into its own values. No function or object crosses either way.
+// The judge's side of the realm's one way out (see bridge/outbox.ts). An outbound fixture inside
+// the realm (a Redis client's facade) queues requests of plain strings; the judge takes them as
+// text, checks them as hostile input (learner code chose every string in them), carries each to its
+// service through a host (harness/redis/facade-host.ts), and answers with text the realm decodes
+// into its own values. No function or object crosses either way.
 import { OUTBOUND_LIMITS } from './inside-realm.ts';
 
 /** One request as the judge takes it: which fixture posted it, and its strings. */

@@ -68,8 +68,8 @@ export const NOT_CONSTRUCTED = (className: string, method: string): string =>
 
 /**
  * A copy of `value` in which every `fixture(name)`, at any depth of plain arrays and objects, is that
- * fixture's handle (as the learner's realm rebuilds such arguments: see `revive` in inside-realm.ts).
- * Values without one come back as they are, uncopied.
+ * fixture's handle (as the learner's realm rebuilds such arguments: see `revive` in
+ * bridge/fixtures.ts). Values without one come back as they are, uncopied.
  */
 export function withHandles(value: unknown, handleOf: (name: string) => unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;

@@ -7,7 +7,7 @@
 import vm from 'node:vm';
 import type { FixtureSpec } from '../suite.ts';
 import {
-  createBridge,
+  bridgeSource,
   FLAT_MAX,
   LIST_MAX,
   OUTBOUND_LIMITS,
@@ -226,7 +226,7 @@ export class LearnerRealm implements Port {
       name: 'learner',
       codeGeneration: { strings: false, wasm: false },
     });
-    const source = `${KEEP_NAMES_SHIM}(${String(createBridge)})(globalThis, ${String(this.timers)})`;
+    const source = `${KEEP_NAMES_SHIM}${bridgeSource(this.timers)}`;
     this.bridge = new vm.Script(source, { filename: 'judge-bridge.js' }).runInContext(
       this.context,
     ) as Bridge;

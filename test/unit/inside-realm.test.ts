@@ -2,11 +2,11 @@
 // its source text inside the learner's realm, and here it runs directly, on a stand-in global, so
 // that each of its paths is exercised and measured.
 import { describe, expect, test } from 'vitest';
-import { createBridge, REPLY } from '../../harness/sandbox/inside-realm.ts';
+import { BRIDGE_PARTS, createBridge, REPLY } from '../../harness/sandbox/inside-realm.ts';
 
 function bridgeWith(exports: Record<string, unknown>) {
   const global: Record<string, unknown> = { __exports: exports };
-  const bridge = createBridge(global);
+  const bridge = createBridge(global, false, BRIDGE_PARTS);
   return { bridge, global, out: bridge.out };
 }
 

@@ -5,7 +5,7 @@
 // realm's clock read as a server's whose clock is off.
 import { afterEach, describe, expect, test } from 'vitest';
 import { settle } from '../../harness/judge/child/drive-async.ts';
-import { createBridge } from '../../harness/sandbox/inside-realm.ts';
+import { BRIDGE_PARTS, createBridge } from '../../harness/sandbox/inside-realm.ts';
 import type {
   OutboundAnswer,
   OutboundHost,
@@ -247,7 +247,7 @@ describe('timers in a realm created with { timers: true }', () => {
 describe('the bridge’s timers, driven by hand', () => {
   test('a timer cleared after its answer came, before its job ran, does not fire', async () => {
     const global: Record<string, unknown> = {};
-    const bridge = createBridge(global, true);
+    const bridge = createBridge(global, true, BRIDGE_PARTS);
     const set = global.setTimeout as (fn: () => void, ms: number) => number;
     const clear = global.clearTimeout as (id: number) => void;
     let fired = 0;
