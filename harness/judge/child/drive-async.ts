@@ -5,7 +5,7 @@
 //
 // Nothing here touches a learner object: the port begins a call and is asked, turn after turn of
 // the event loop, whether it has settled. The learner's realm does the awaiting itself (begin and
-// settled in inside-realm.ts) and answers in primitives, as for any call.
+// settled in harness/sandbox/bridge/async-calls.ts) and answers in primitives, as for any call.
 import { formatArgs, formatValue } from '../format-value.ts';
 import type { CallRecord } from '../outcome.ts';
 import {

@@ -38,7 +38,7 @@ export const LEETCODE_COMPILER_OPTIONS = {
 export const GLOBALS_FILE = path.join(PROBLEMS_DIR, 'leetcode-globals.d.ts');
 
 /**
- * What the learner's realm has beyond ES2024 (see harness/sandbox/inside-realm.ts), declared as the DOM's
+ * What the learner's realm has beyond ES2024 (see harness/sandbox/bridge/), declared as the DOM's
  * lib declares it on LeetCode: `console` above all, and the timers (which the realm refuses at
  * run time, as a runtime error, rather than at compile time).
  */
