@@ -2,8 +2,9 @@
 // client of the `redis` package. A real client is an object of the judge's realm: its methods'
 // `constructor` is the judge's Function, which compiles code with the judge's powers. The facade
 // holds nothing of the judge: its methods turn a call into a list of strings and hand it to `post`,
-// the realm's one way out (see takeOutbound in harness/sandbox/bridge/outbox.ts); the judge takes the list as text,
-// runs it on a real client of its own (facade-host.ts), and answers with plain data.
+// the realm's one way out (see takeOutbound in harness/sandbox/bridge/outbox.ts); the judge takes
+// the list as text, runs it on a real client of its own (facade-host.ts), and answers with plain
+// data.
 //
 // It offers what the Redis katas call, with the `redis` package's shapes (node-redis 6.3.1 over
 // RESP2), so that code judged here runs unchanged against the real client: the typed commands of
