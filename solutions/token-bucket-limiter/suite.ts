@@ -27,6 +27,13 @@ import {
   type LimiterPicture,
   type Settings,
 } from '../../harness/limiter-script.ts';
+import {
+  badCosts,
+  contractCases,
+  propertyKeyCalls,
+  randomCost,
+  randomSteps,
+} from '../../harness/limiter-contract.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
 const CLASS = 'TokenBucketLimiter';
@@ -41,6 +48,9 @@ class Script extends CallScript {
 }
 
 const script = (): Script => new Script(CLASS);
+
+/** The contract's cases asked alike in every limiter kata, in this kata's words. */
+const contract = contractCases({ thing: 'limiter', keeps: 'buckets', perKey: 'bucket' });
 
 /** Units of a token in `Exact`: a rate with at most three decimals adds a whole number per ms. */
 const UNITS = 1_000_000;
@@ -184,50 +194,13 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     .chain(({ capacity, rate, start }) => {
       // A step a little longer than it takes to fill the bucket from empty.
       const fill = Math.ceil((capacity * 1000) / rate) + 1;
-      return fc
-        .array(
-          fc.oneof(
-            {
-              weight: 5,
-              arbitrary: fc.record({
-                method: fc.constantFrom('allow', 'peek'),
-                key: fc.constantFrom(...keys),
-                cost: followUp
-                  ? fc.option(
-                      fc.oneof(
-                        { weight: 5, arbitrary: fc.integer({ min: 1, max: capacity + 2 }) },
-                        { weight: 1, arbitrary: fc.constant(1e15) },
-                      ),
-                      { nil: undefined },
-                    )
-                  : fc.constantFrom(undefined, 1),
-              }),
-            },
-            {
-              weight: 2,
-              arbitrary: fc.record({
-                method: fc.constant('clock.advance'),
-                ms: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: fill })),
-              }),
-            },
-            ...(followUp
-              ? [
-                  {
-                    weight: 1,
-                    arbitrary: fc.record({
-                      method: fc.constant('clock.set'),
-                      ms: fc.integer({ min: 0, max: start + 2 * fill }),
-                    }),
-                  },
-                ]
-              : []),
-          ),
-          { minLength: 1, maxLength: 30 },
-        )
-        .map((steps): Encoded => {
-          const s = script().limiter(capacity, rate).set(start);
-          return s.steps(steps).done();
-        });
+      return randomSteps({
+        keys,
+        cost: randomCost(followUp, capacity + 2),
+        advance: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: fill })),
+        set: followUp ? fc.integer({ min: 0, max: start + 2 * fill }) : undefined,
+        maxLength: 30,
+      }).map((steps) => script().limiter(capacity, rate).set(start).steps(steps).done());
     });
 }
 
@@ -452,13 +425,10 @@ export default defineSuite({
         .peek('k', ok(2, 6250, 6000))
         .done(),
     },
-    {
-      name: 'two keys take turns',
-      tier: 'core',
-      trap: 'key-isolation',
-      hint: 'Every key has its own bucket: what one key spends never changes the answers for another.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    contract(
+      'key-isolation',
+      0,
+      script()
         .limiter(2, 1)
         .allow('alice', ok(1, 1000, 0))
         .allow('alice', ok(0, 2000, 0))
@@ -470,14 +440,11 @@ export default defineSuite({
         .allow('bob', ok(0, 2300, 300))
         .allow('bob', no(0, 2300, 1300))
         .done(),
-    },
-    {
-      name: 'two limiters on one clock',
-      tier: 'core',
-      trap: 'instance-isolation',
-      hint: 'Each limiter must keep its own buckets. Is any of your state shared by every instance?',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'instance-isolation',
+      0,
+      script()
         .limiter(1, 1)
         .limiter(2, 10)
         .on(0)
@@ -493,14 +460,11 @@ export default defineSuite({
         .on(0)
         .allow('k', no(0, 1000, 1000))
         .done(),
-    },
-    {
-      name: 'a clock far from today',
-      tier: 'core',
-      trap: 'injected-clock',
-      hint: 'The limiter is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
-      fixtures: { clock: fakeClock(7) },
-      ...script()
+    ),
+    contract(
+      'injected-clock',
+      7,
+      script()
         .limiter(2, 1)
         .allow('k', ok(1, 1007, 7))
         .advance(999)
@@ -509,14 +473,11 @@ export default defineSuite({
         .advance(1)
         .allow('k', ok(0, 3007, 1007))
         .done(),
-    },
-    {
-      name: 'peek again and again',
-      tier: 'core',
-      trap: 'peek-is-pure',
-      hint: 'peek gives the answer allow would give at this instant (remaining and resetAt as if the request were taken) and then changes nothing: any number of peeks, then an allow, must look like the allow alone.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'peek-is-pure',
+      0,
+      script()
         .limiter(2, 1)
         .peek('k', ok(1, 1000, 0))
         .peek('k', ok(1, 1000, 0))
@@ -529,15 +490,8 @@ export default defineSuite({
         .peek('k', no(0, 2000, 1000))
         .allow('k', no(0, 2000, 1000))
         .done(),
-    },
-    {
-      name: 'random calls against the reference',
-      tier: 'core',
-      trap: 'random-core',
-      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
-      fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false), numRuns: 40 },
-    },
+    ),
+    contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 40 } }),
     {
       name: 'requests of different costs',
       tier: 'follow-up',
@@ -700,20 +654,14 @@ export default defineSuite({
         .allow('a', ok(0, 5500, 3500))
         .done(),
     },
-    {
-      name: 'keys named like object properties',
-      tier: 'follow-up',
-      trap: 'prototype-keys',
-      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
-      fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script().limiter(1, 1);
-        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-        for (const name of names) s.peek(name, ok(0, 1000, 0)).allow(name, ok(0, 1000, 0));
-        for (const name of names) s.allow(name, no(0, 1000, 1000));
-        return s.done();
-      })(),
-    },
+    contract(
+      'prototype-keys',
+      0,
+      script()
+        .limiter(1, 1)
+        .then(propertyKeyCalls(ok(0, 1000, 0), no(0, 1000, 1000)))
+        .done(),
+    ),
     {
       name: 'settings and costs out of range',
       tier: 'follow-up',
@@ -737,9 +685,8 @@ export default defineSuite({
         // A constructor that throws leaves no instance, so each bad one gets an index of its own.
         for (const [capacity, rate] of bad) s.limiter(capacity, rate, THROWS);
         s.limiter(2, 0.5);
-        for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow('k', THROWS, cost);
-        for (const cost of [0, 0.25, NaN]) s.peek('k', THROWS, cost);
         return s
+          .then(badCosts('k'))
           .allow('k', ok(1, 2000, 0))
           .allow('k', no(1, 2000, 2000), 2)
           .allow('k', ok(0, 4000, 0), 1)
