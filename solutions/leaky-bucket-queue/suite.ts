@@ -24,6 +24,7 @@ import {
   THROWS,
   type Settings,
 } from '../../harness/limiter-script.ts';
+import { contractCases, PROPERTY_KEYS, randomSteps } from '../../harness/limiter-contract.ts';
 import { LeakyBucketQueue, type QueueResult } from './solution.ts';
 
 const CLASS = 'LeakyBucketQueue';
@@ -63,6 +64,9 @@ class Script extends CallScript {
 }
 
 const script = (): Script => new Script(CLASS);
+
+/** The contract's cases asked alike in every limiter kata, in this kata's words. */
+const contract = contractCases({ thing: 'queue' });
 
 // The largest core input: four queues with different settings on one clock, one key each, calls
 // until MAX_CALLS while the clock moves in steps of every size. The reference answers.
@@ -111,34 +115,14 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     })
     .chain(({ capacity, rate, start }) => {
       const interval = 1000 / rate;
-      const step = fc.integer({ min: 0, max: Math.ceil(2 * interval) + 1 });
-      return fc
-        .array(
-          fc.oneof(
-            { weight: 5, arbitrary: fc.record({ key: fc.constantFrom(...keys) }) },
-            { weight: 2, arbitrary: fc.record({ advance: step }) },
-            ...(followUp
-              ? [
-                  {
-                    weight: 1,
-                    arbitrary: fc.record({
-                      set: fc.integer({ min: 0, max: start + Math.ceil(6 * interval) }),
-                    }),
-                  },
-                ]
-              : []),
-          ),
-          { minLength: 1, maxLength: 30 },
-        )
-        .map((steps): Encoded => {
-          const s = script().queue(capacity, rate).set(start);
-          for (const one of steps) {
-            if ('key' in one) s.submit(one.key, null);
-            else if ('advance' in one) s.advance(one.advance);
-            else s.set(one.set);
-          }
-          return s.done();
-        });
+      return randomSteps({
+        methods: ['submit'],
+        keys,
+        cost: fc.constant(undefined),
+        advance: fc.integer({ min: 0, max: Math.ceil(2 * interval) + 1 }),
+        set: followUp ? fc.integer({ min: 0, max: start + Math.ceil(6 * interval) }) : undefined,
+        maxLength: 30,
+      }).map((steps) => script().queue(capacity, rate).set(start).steps(steps).done());
     });
 }
 
@@ -502,13 +486,10 @@ export default defineSuite({
         .submit('k', no(2000, 2000, 1000))
         .done(),
     },
-    {
-      name: 'a clock far from today',
-      tier: 'core',
-      trap: 'injected-clock',
-      hint: 'The queue is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
-      fixtures: { clock: fakeClock(7) },
-      ...script()
+    contract(
+      'injected-clock',
+      7,
+      script()
         .queue(1, 1)
         .submit('k', ok(7, 1, 1007, 7))
         .submit('k', ok(1007, 0, 2007, 7))
@@ -519,7 +500,7 @@ export default defineSuite({
         .advance(60_000)
         .submit('k', ok(61_007, 1, 62_007, 61_007))
         .done(),
-    },
+    ),
     {
       name: 'resetAt and retryAt, 1000 / 3 ms apart',
       tier: 'core',
@@ -548,29 +529,18 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       ...maxInput(),
     },
-    {
-      name: 'random calls against the reference',
-      tier: 'core',
-      trap: 'random-core',
-      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
-      fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false), numRuns: 30 },
-    },
-    {
-      name: 'keys named like object properties',
-      tier: 'follow-up',
-      trap: 'prototype-keys',
-      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
-      fixtures: { clock: fakeClock(0) },
-      ...(() => {
+    contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 30 } }),
+    contract(
+      'prototype-keys',
+      0,
+      (() => {
         const s = script().queue(1, 1);
-        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-        for (const name of names) s.submit(name, ok(0, 1, 1000, 0));
-        for (const name of names) s.submit(name, ok(1000, 0, 2000, 0));
-        for (const name of names) s.submit(name, no(2000, 2000, 1000));
+        for (const key of PROPERTY_KEYS) s.submit(key, ok(0, 1, 1000, 0));
+        for (const key of PROPERTY_KEYS) s.submit(key, ok(1000, 0, 2000, 0));
+        for (const key of PROPERTY_KEYS) s.submit(key, no(2000, 2000, 1000));
         return s.done();
       })(),
-    },
+    ),
     {
       name: 'the clock steps back',
       tier: 'follow-up',
