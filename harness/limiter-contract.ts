@@ -186,3 +186,96 @@ export function badCosts(key: string): (s: CallScript) => void {
     for (const cost of [0, 0.25, NaN]) s.peek(key, THROWS, cost);
   };
 }
+
+/**
+ * Settings out of range, for `CallScript.then`: for each position i of `base`, a constructor with
+ * the value there replaced by each of `bad[i]` in turn, which must throw a RangeError (each takes
+ * an instance index of its own: a constructor that throws leaves none).
+ */
+export function badSettings(
+  base: readonly unknown[],
+  bad: readonly (readonly unknown[])[],
+): (s: CallScript) => void {
+  return (s) => {
+    bad.forEach((values, i) => {
+      for (const value of values)
+        s.build(
+          base.map((v, j) => (j === i ? value : v)),
+          THROWS,
+        );
+    });
+  };
+}
+
+/**
+ * A request that can never fit, for `CallScript.then`: allows of `cost` (just past what a key can
+ * ever hold) and of 10^15, and a peek of 2^60, on key `k`, each answered `answer`.
+ */
+export function neverFits(cost: number, answer: unknown): (s: CallScript) => void {
+  return (s) => {
+    s.allow('k', answer, cost)
+      .allow('k', answer, 1e15)
+      .peek('k', answer, 2 ** 60);
+  };
+}
+
+/** Three answers of a key spending a quota of two: allowed, allowed, refused. */
+type Spent = readonly [unknown, unknown, unknown];
+
+/**
+ * key-isolation's calls on a limiter of two, for `CallScript.then`: "alice" spends it (her answers
+ * `alice`), `after` ms later "bob", peeked and then allowed, spends his own (`bob`), while alice,
+ * peeked between, is still refused.
+ */
+export function keysTakeTurns(turns: {
+  alice: Spent;
+  after: number;
+  bob: Spent;
+}): (s: CallScript) => void {
+  const { alice, after, bob } = turns;
+  return (s) => {
+    s.allow('alice', alice[0]).allow('alice', alice[1]).allow('alice', alice[2]).advance(after);
+    s.peek('bob', bob[0]).allow('bob', bob[0]).peek('alice', alice[2]);
+    s.allow('bob', bob[1]).allow('bob', bob[2]);
+  };
+}
+
+/**
+ * instance-isolation's calls on two limiters already built, a limit of one and of two, for
+ * `CallScript.then`, key "k" on both in turn: the first answers `first` (allowed, then refused,
+ * and still refused at the end), the second `second` (allowed twice, and once more 500 ms later).
+ */
+export function twoOnOneClock(answers: {
+  first: readonly [unknown, unknown];
+  second: readonly [unknown, unknown, unknown];
+}): (s: CallScript) => void {
+  const { first, second } = answers;
+  return (s) => {
+    s.on(0).allow('k', first[0]).on(1).allow('k', second[0]).allow('k', second[1]);
+    s.on(0).allow('k', first[1]).advance(500).on(1).allow('k', second[2]);
+    s.on(0).allow('k', first[1]);
+  };
+}
+
+/**
+ * peek-is-pure's calls on a limiter of two, for `CallScript.then`: three peeks and an allow, all
+ * answered `first`; 10 ms later two peeks and an allow answered `second`; then a peek and an allow
+ * answered `refused`.
+ */
+export function peeksLikeAllow(
+  first: unknown,
+  second: unknown,
+  refused: unknown,
+): (s: CallScript) => void {
+  return (s) => {
+    s.peek('k', first).peek('k', first).peek('k', first).allow('k', first).advance(10);
+    s.peek('k', second).peek('k', second).allow('k', second);
+    s.peek('k', refused).allow('k', refused);
+  };
+}
+
+/** Values a setting that is a positive whole number must refuse. */
+export const BAD_WHOLE = [0, -1, 2.5, NaN, Infinity];
+
+/** Values a setting that is a positive finite rate (fractions allowed) must refuse. */
+export const BAD_RATES = [0, -1, NaN, Infinity, -Infinity];

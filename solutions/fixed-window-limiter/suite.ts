@@ -15,17 +15,22 @@ import {
   longKey,
   no,
   ok,
-  THROWS,
   limiterPicture,
   type Settings,
 } from '../../harness/limiter-script.ts';
 import {
+  BAD_WHOLE,
   badCosts,
+  badSettings,
   contractCases,
+  keysTakeTurns,
   maxTraffic,
+  neverFits,
+  peeksLikeAllow,
   propertyKeyCalls,
   randomCost,
   randomSteps,
+  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { FixedWindowLimiter } from './solution.ts';
 
@@ -250,15 +255,13 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000)
-        .allow('alice', ok(1, 1000, 0))
-        .allow('alice', ok(0, 1000, 0))
-        .allow('alice', no(0, 1000, 1000))
-        .advance(200)
-        .peek('bob', ok(1, 1000, 200))
-        .allow('bob', ok(1, 1000, 200))
-        .peek('alice', no(0, 1000, 1000))
-        .allow('bob', ok(0, 1000, 200))
-        .allow('bob', no(0, 1000, 1000))
+        .then(
+          keysTakeTurns({
+            alice: [ok(1, 1000, 0), ok(0, 1000, 0), no(0, 1000, 1000)],
+            after: 200,
+            bob: [ok(1, 1000, 200), ok(0, 1000, 200), no(0, 1000, 1000)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -267,18 +270,12 @@ export default defineSuite({
       script()
         .limiter(1, 1000)
         .limiter(2, 500)
-        .on(0)
-        .allow('k', ok(0, 1000, 0))
-        .on(1)
-        .allow('k', ok(1, 500, 0))
-        .allow('k', ok(0, 500, 0))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
-        .advance(500)
-        .on(1)
-        .allow('k', ok(1, 1000, 500))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
+        .then(
+          twoOnOneClock({
+            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+            second: [ok(1, 500, 0), ok(0, 500, 0), ok(1, 1000, 500)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -299,16 +296,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000)
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .allow('k', ok(1, 1000, 0))
-        .advance(10)
-        .peek('k', ok(0, 1000, 10))
-        .peek('k', ok(0, 1000, 10))
-        .allow('k', ok(0, 1000, 10))
-        .peek('k', no(0, 1000, 1000))
-        .allow('k', no(0, 1000, 1000))
+        .then(peeksLikeAllow(ok(1, 1000, 0), ok(0, 1000, 10), no(0, 1000, 1000)))
         .done(),
     ),
     {
@@ -398,9 +386,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(500) },
       ...script()
         .limiter(3, 1000)
-        .allow('k', no(3, 500, Infinity), 4)
-        .allow('k', no(3, 500, Infinity), 1e15)
-        .peek('k', no(3, 500, Infinity), 2 ** 60)
+        .then(neverFits(4, no(3, 500, Infinity)))
         .allow('k', ok(0, 1000, 500), 3)
         .allow('k', no(0, 1000, Infinity), 4)
         .advance(600)
@@ -452,30 +438,15 @@ export default defineSuite({
       trap: 'bad-input',
       hint: 'Follow-up: a limit, a window length and a cost are positive whole numbers. Throw a RangeError for anything else (0, negative, fractional, NaN, Infinity), before anything changes.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad: [number, number][] = [
-          [0, 1000],
-          [-1, 1000],
-          [2.5, 1000],
-          [NaN, 1000],
-          [Infinity, 1000],
-          [2, 0],
-          [2, -1000],
-          [2, 0.5],
-          [2, NaN],
-          [2, Infinity],
-        ];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const [limit, windowMs] of bad) s.limiter(limit, windowMs, THROWS);
-        s.limiter(2, 1000);
-        return s
-          .then(badCosts('k'))
-          .allow('k', ok(1, 1000, 0))
-          .allow('k', no(1, 1000, 1000), 2)
-          .allow('k', ok(0, 1000, 0), 1)
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .then(badSettings([2, 1000], [BAD_WHOLE, [0, -1000, 0.5, NaN, Infinity]]))
+        .limiter(2, 1000)
+        .then(badCosts('k'))
+        .allow('k', ok(1, 1000, 0))
+        .allow('k', no(1, 1000, 1000), 2)
+        .allow('k', ok(0, 1000, 0), 1)
+        .done(),
     },
     {
       name: 'random calls with costs, keys and a clock that steps back',

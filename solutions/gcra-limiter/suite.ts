@@ -13,21 +13,20 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
+import { CallScript, no, limiterPicture, ok, type Settings } from '../../harness/limiter-script.ts';
 import {
-  CallScript,
-  no,
-  limiterPicture,
-  ok,
-  THROWS,
-  type Settings,
-} from '../../harness/limiter-script.ts';
-import {
+  BAD_WHOLE,
   badCosts,
+  badSettings,
   contractCases,
+  keysTakeTurns,
   maxTraffic,
+  neverFits,
+  peeksLikeAllow,
   propertyKeyCalls,
   randomCost,
   randomSteps,
+  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { GcraLimiter } from './solution.ts';
 
@@ -430,15 +429,13 @@ export default defineSuite({
       0,
       script()
         .limiter(1, 1000, 2)
-        .allow('alice', ok(1, 1000, 0))
-        .allow('alice', ok(0, 2000, 0))
-        .allow('alice', no(0, 2000, 1000))
-        .advance(200)
-        .peek('bob', ok(1, 1200, 200))
-        .allow('bob', ok(1, 1200, 200))
-        .peek('alice', no(0, 2000, 1000))
-        .allow('bob', ok(0, 2200, 200))
-        .allow('bob', no(0, 2200, 1200))
+        .then(
+          keysTakeTurns({
+            alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+            after: 200,
+            bob: [ok(1, 1200, 200), ok(0, 2200, 200), no(0, 2200, 1200)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -447,18 +444,12 @@ export default defineSuite({
       script()
         .limiter(1, 1000, 1)
         .limiter(2, 1000, 2)
-        .on(0)
-        .allow('k', ok(0, 1000, 0))
-        .on(1)
-        .allow('k', ok(1, 500, 0))
-        .allow('k', ok(0, 1000, 0))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
-        .advance(500)
-        .on(1)
-        .allow('k', ok(0, 1500, 500))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
+        .then(
+          twoOnOneClock({
+            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+            second: [ok(1, 500, 0), ok(0, 1000, 0), ok(0, 1500, 500)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -479,16 +470,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000, 2)
-        .peek('k', ok(1, 500, 0))
-        .peek('k', ok(1, 500, 0))
-        .peek('k', ok(1, 500, 0))
-        .allow('k', ok(1, 500, 0))
-        .advance(10)
-        .peek('k', ok(0, 1000, 10))
-        .peek('k', ok(0, 1000, 10))
-        .allow('k', ok(0, 1000, 10))
-        .peek('k', no(0, 1000, 500))
-        .allow('k', no(0, 1000, 500))
+        .then(peeksLikeAllow(ok(1, 500, 0), ok(0, 1000, 10), no(0, 1000, 500)))
         .done(),
     ),
     {
@@ -550,9 +532,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(5000) },
       ...script()
         .limiter(1, 1000, 5)
-        .allow('k', no(5, 5000, Infinity), 6)
-        .allow('k', no(5, 5000, Infinity), 1e15)
-        .peek('k', no(5, 5000, Infinity), 2 ** 60)
+        .then(neverFits(6, no(5, 5000, Infinity)))
         .allow('k', ok(0, 10_000, 5000), 5)
         .allow('k', no(0, 10_000, Infinity), 6)
         .advance(6000)
@@ -643,21 +623,15 @@ export default defineSuite({
       trap: 'bad-input',
       hint: 'Follow-up: a limit, a period, a burst and a cost are positive whole numbers. Throw a RangeError for anything else (0, negative, fractional, NaN, Infinity), before anything changes.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad = [0, -1, 2.5, NaN, Infinity];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const value of bad) s.limiter(value, 1000, 2, THROWS);
-        for (const value of bad) s.limiter(1, value, 2, THROWS);
-        for (const value of bad) s.limiter(1, 1000, value, THROWS);
-        s.limiter(1, 1000, 2);
-        return s
-          .then(badCosts('k'))
-          .allow('k', ok(1, 1000, 0))
-          .allow('k', no(1, 1000, Infinity), 3)
-          .allow('k', ok(0, 2000, 0), 1)
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .then(badSettings([1, 1000, 2], [BAD_WHOLE, BAD_WHOLE, BAD_WHOLE]))
+        .limiter(1, 1000, 2)
+        .then(badCosts('k'))
+        .allow('k', ok(1, 1000, 0))
+        .allow('k', no(1, 1000, Infinity), 3)
+        .allow('k', ok(0, 2000, 0), 1)
+        .done(),
     },
     {
       name: 'random calls with costs, keys, fractional intervals and a clock that steps back',

@@ -21,10 +21,16 @@ import {
   longKey,
   HeldClock,
   draws,
-  THROWS,
   type Settings,
 } from '../../harness/limiter-script.ts';
-import { contractCases, PROPERTY_KEYS, randomSteps } from '../../harness/limiter-contract.ts';
+import {
+  BAD_RATES,
+  BAD_WHOLE,
+  badSettings,
+  contractCases,
+  PROPERTY_KEYS,
+  randomSteps,
+} from '../../harness/limiter-contract.ts';
 import { LeakyBucketQueue, type QueueResult } from './solution.ts';
 
 const CLASS = 'LeakyBucketQueue';
@@ -571,28 +577,13 @@ export default defineSuite({
       trap: 'bad-input',
       hint: 'Follow-up: capacity is a positive whole number, and leakPerSecond a positive finite number (fractions allowed). Throw a RangeError for anything else, before anything is built.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad: [number, number][] = [
-          [0, 1],
-          [-1, 1],
-          [2.5, 1],
-          [NaN, 1],
-          [Infinity, 1],
-          [2, 0],
-          [2, -1],
-          [2, NaN],
-          [2, Infinity],
-          [2, -Infinity],
-        ];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const [capacity, rate] of bad) s.queue(capacity, rate, THROWS);
-        return s
-          .queue(2, 0.5)
-          .submit('k', ok(0, 2, 2000, 0))
-          .submit('k', ok(2000, 1, 4000, 0))
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .then(badSettings([2, 1], [BAD_WHOLE, BAD_RATES]))
+        .queue(2, 0.5)
+        .submit('k', ok(0, 2, 2000, 0))
+        .submit('k', ok(2000, 1, 4000, 0))
+        .done(),
     },
     {
       name: 'rates that are fractions of a request per second',

@@ -23,16 +23,22 @@ import {
   draws,
   no,
   ok,
-  THROWS,
   type LimiterPicture,
   type Settings,
 } from '../../harness/limiter-script.ts';
 import {
+  BAD_RATES,
+  BAD_WHOLE,
   badCosts,
+  badSettings,
   contractCases,
+  keysTakeTurns,
+  neverFits,
+  peeksLikeAllow,
   propertyKeyCalls,
   randomCost,
   randomSteps,
+  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
@@ -430,15 +436,13 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1)
-        .allow('alice', ok(1, 1000, 0))
-        .allow('alice', ok(0, 2000, 0))
-        .allow('alice', no(0, 2000, 1000))
-        .advance(300)
-        .peek('bob', ok(1, 1300, 300))
-        .allow('bob', ok(1, 1300, 300))
-        .peek('alice', no(0, 2000, 1000))
-        .allow('bob', ok(0, 2300, 300))
-        .allow('bob', no(0, 2300, 1300))
+        .then(
+          keysTakeTurns({
+            alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+            after: 300,
+            bob: [ok(1, 1300, 300), ok(0, 2300, 300), no(0, 2300, 1300)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -447,18 +451,12 @@ export default defineSuite({
       script()
         .limiter(1, 1)
         .limiter(2, 10)
-        .on(0)
-        .allow('k', ok(0, 1000, 0))
-        .on(1)
-        .allow('k', ok(1, 100, 0))
-        .allow('k', ok(0, 200, 0))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
-        .advance(500)
-        .on(1)
-        .allow('k', ok(1, 600, 500))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
+        .then(
+          twoOnOneClock({
+            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+            second: [ok(1, 100, 0), ok(0, 200, 0), ok(1, 600, 500)],
+          }),
+        )
         .done(),
     ),
     contract(
@@ -479,16 +477,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1)
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .allow('k', ok(1, 1000, 0))
-        .advance(10)
-        .peek('k', ok(0, 2000, 10))
-        .peek('k', ok(0, 2000, 10))
-        .allow('k', ok(0, 2000, 10))
-        .peek('k', no(0, 2000, 1000))
-        .allow('k', no(0, 2000, 1000))
+        .then(peeksLikeAllow(ok(1, 1000, 0), ok(0, 2000, 10), no(0, 2000, 1000)))
         .done(),
     ),
     contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 40 } }),
@@ -532,9 +521,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(500) },
       ...script()
         .limiter(3, 1)
-        .allow('k', no(3, 500, Infinity), 4)
-        .allow('k', no(3, 500, Infinity), 1e15)
-        .peek('k', no(3, 500, Infinity), 2 ** 60)
+        .then(neverFits(4, no(3, 500, Infinity)))
         .allow('k', ok(0, 3500, 500), 3)
         .allow('k', no(0, 3500, Infinity), 4)
         .advance(600)
@@ -668,30 +655,15 @@ export default defineSuite({
       trap: 'bad-input',
       hint: 'Follow-up: a capacity and a cost are positive whole numbers, and a rate is a positive finite number (a decimal is fine). Throw a RangeError for anything else (0, negative, fractional where it must be whole, NaN, Infinity), before anything changes.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad: [number, number][] = [
-          [0, 1],
-          [-1, 1],
-          [2.5, 1],
-          [NaN, 1],
-          [Infinity, 1],
-          [2, 0],
-          [2, -1],
-          [2, NaN],
-          [2, Infinity],
-          [2, -Infinity],
-        ];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const [capacity, rate] of bad) s.limiter(capacity, rate, THROWS);
-        s.limiter(2, 0.5);
-        return s
-          .then(badCosts('k'))
-          .allow('k', ok(1, 2000, 0))
-          .allow('k', no(1, 2000, 2000), 2)
-          .allow('k', ok(0, 4000, 0), 1)
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .then(badSettings([2, 1], [BAD_WHOLE, BAD_RATES]))
+        .limiter(2, 0.5)
+        .then(badCosts('k'))
+        .allow('k', ok(1, 2000, 0))
+        .allow('k', no(1, 2000, 2000), 2)
+        .allow('k', ok(0, 4000, 0), 1)
+        .done(),
     },
     {
       name: 'random calls with costs, keys, decimal rates and a clock that steps back',
