@@ -3,16 +3,17 @@
 // keys named like object properties, random calls against the reference): their name, tier and hint
 // are here, with the word or two in which one kata's differs (what a limiter keeps: counts, buckets)
 // given by the suite, which gives the calls. Here too are the builders behind the calls the suites
-// share: the random steps a property case draws, the largest core input's traffic, the keys named
-// like object properties, the costs out of range.
+// share: the random steps a property case draws, the largest core input's traffic, and a
+// CallScript that writes the shared cases' calls (keys taking turns, two limiters on one clock,
+// peeks, keys named like object properties, settings and costs out of range).
 import fc from 'fast-check';
 import { fakeClock } from './fixtures.ts';
 import {
+  CallScript,
   draws,
   HeldClock,
   mixedTraffic,
   THROWS,
-  type CallScript,
   type RandomStep,
   type ReferenceLimiter,
 } from './limiter-script.ts';
@@ -168,114 +169,95 @@ export function maxTraffic<Knob extends readonly unknown[]>(
 /** Keys every JavaScript object already answers to. */
 export const PROPERTY_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 
-/**
- * The prototype-keys case's calls, for `CallScript.then`: on each of PROPERTY_KEYS a peek and an
- * allow, both answered `first`, then on each an allow answered `again`.
- */
-export function propertyKeyCalls(first: unknown, again: unknown): (s: CallScript) => void {
-  return (s) => {
-    for (const key of PROPERTY_KEYS) s.peek(key, first).allow(key, first);
-    for (const key of PROPERTY_KEYS) s.allow(key, again);
-  };
-}
-
-/** Costs out of range on `key`, for `CallScript.then`: each allow and peek throws a RangeError. */
-export function badCosts(key: string): (s: CallScript) => void {
-  return (s) => {
-    for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow(key, THROWS, cost);
-    for (const cost of [0, 0.25, NaN]) s.peek(key, THROWS, cost);
-  };
-}
-
-/**
- * Settings out of range, for `CallScript.then`: for each position i of `base`, a constructor with
- * the value there replaced by each of `bad[i]` in turn, which must throw a RangeError (each takes
- * an instance index of its own: a constructor that throws leaves none).
- */
-export function badSettings(
-  base: readonly unknown[],
-  bad: readonly (readonly unknown[])[],
-): (s: CallScript) => void {
-  return (s) => {
-    bad.forEach((values, i) => {
-      for (const value of values)
-        s.build(
-          base.map((v, j) => (j === i ? value : v)),
-          THROWS,
-        );
-    });
-  };
-}
-
-/**
- * A request that can never fit, for `CallScript.then`: allows of `cost` (just past what a key can
- * ever hold) and of 10^15, and a peek of 2^60, on key `k`, each answered `answer`.
- */
-export function neverFits(cost: number, answer: unknown): (s: CallScript) => void {
-  return (s) => {
-    s.allow('k', answer, cost)
-      .allow('k', answer, 1e15)
-      .peek('k', answer, 2 ** 60);
-  };
-}
-
-/** Three answers of a key spending a quota of two: allowed, allowed, refused. */
-type Spent = readonly [unknown, unknown, unknown];
-
-/**
- * key-isolation's calls on a limiter of two, for `CallScript.then`: "alice" spends it (her answers
- * `alice`), `after` ms later "bob", peeked and then allowed, spends his own (`bob`), while alice,
- * peeked between, is still refused.
- */
-export function keysTakeTurns(turns: {
-  alice: Spent;
-  after: number;
-  bob: Spent;
-}): (s: CallScript) => void {
-  const { alice, after, bob } = turns;
-  return (s) => {
-    s.allow('alice', alice[0]).allow('alice', alice[1]).allow('alice', alice[2]).advance(after);
-    s.peek('bob', bob[0]).allow('bob', bob[0]).peek('alice', alice[2]);
-    s.allow('bob', bob[1]).allow('bob', bob[2]);
-  };
-}
-
-/**
- * instance-isolation's calls on two limiters already built, a limit of one and of two, for
- * `CallScript.then`, key "k" on both in turn: the first answers `first` (allowed, then refused,
- * and still refused at the end), the second `second` (allowed twice, and once more 500 ms later).
- */
-export function twoOnOneClock(answers: {
-  first: readonly [unknown, unknown];
-  second: readonly [unknown, unknown, unknown];
-}): (s: CallScript) => void {
-  const { first, second } = answers;
-  return (s) => {
-    s.on(0).allow('k', first[0]).on(1).allow('k', second[0]).allow('k', second[1]);
-    s.on(0).allow('k', first[1]).advance(500).on(1).allow('k', second[2]);
-    s.on(0).allow('k', first[1]);
-  };
-}
-
-/**
- * peek-is-pure's calls on a limiter of two, for `CallScript.then`: three peeks and an allow, all
- * answered `first`; 10 ms later two peeks and an allow answered `second`; then a peek and an allow
- * answered `refused`.
- */
-export function peeksLikeAllow(
-  first: unknown,
-  second: unknown,
-  refused: unknown,
-): (s: CallScript) => void {
-  return (s) => {
-    s.peek('k', first).peek('k', first).peek('k', first).allow('k', first).advance(10);
-    s.peek('k', second).peek('k', second).allow('k', second);
-    s.peek('k', refused).allow('k', refused);
-  };
-}
-
 /** Values a setting that is a positive whole number must refuse. */
 export const BAD_WHOLE = [0, -1, 2.5, NaN, Infinity];
 
 /** Values a setting that is a positive finite rate (fractions allowed) must refuse. */
 export const BAD_RATES = [0, -1, NaN, Infinity, -Infinity];
+
+/** Three answers of a key spending a quota of two: allowed, allowed, refused. */
+type Spent = readonly [unknown, unknown, unknown];
+
+/** The calls of a limiter kata's cases, with those of the cases every limiter kata asks alike. */
+export class LimiterScript extends CallScript {
+  /**
+   * key-isolation's calls on a limiter of two: "alice" spends it (her answers `alice`), `after` ms
+   * later "bob", peeked and then allowed, spends his own (`bob`), while alice, peeked between, is
+   * still refused.
+   */
+  keysTakeTurns(turns: { alice: Spent; after: number; bob: Spent }): this {
+    const { alice, after, bob } = turns;
+    this.allow('alice', alice[0]).allow('alice', alice[1]).allow('alice', alice[2]).advance(after);
+    this.peek('bob', bob[0]).allow('bob', bob[0]).peek('alice', alice[2]);
+    return this.allow('bob', bob[1]).allow('bob', bob[2]);
+  }
+
+  /**
+   * instance-isolation's calls on two limiters already built, a limit of one and of two, key "k"
+   * on both in turn: the first answers `first` (allowed, then refused, and still refused at the
+   * end), the second `second` (allowed twice, and once more 500 ms later).
+   */
+  twoOnOneClock(answers: {
+    first: readonly [unknown, unknown];
+    second: readonly [unknown, unknown, unknown];
+  }): this {
+    const { first, second } = answers;
+    this.on(0).allow('k', first[0]).on(1).allow('k', second[0]).allow('k', second[1]);
+    this.on(0).allow('k', first[1]).advance(500).on(1).allow('k', second[2]);
+    return this.on(0).allow('k', first[1]);
+  }
+
+  /**
+   * peek-is-pure's calls on a limiter of two: three peeks and an allow, all answered `first`;
+   * 10 ms later two peeks and an allow answered `second`; then a peek and an allow answered
+   * `refused`.
+   */
+  peeksLikeAllow(first: unknown, second: unknown, refused: unknown): this {
+    this.peek('k', first).peek('k', first).peek('k', first).allow('k', first).advance(10);
+    this.peek('k', second).peek('k', second).allow('k', second);
+    return this.peek('k', refused).allow('k', refused);
+  }
+
+  /**
+   * A request that can never fit: allows of `cost` (just past what a key can ever hold) and of
+   * 10^15, and a peek of 2^60, on key "k", each answered `answer`.
+   */
+  neverFits(cost: number, answer: unknown): this {
+    return this.allow('k', answer, cost)
+      .allow('k', answer, 1e15)
+      .peek('k', answer, 2 ** 60);
+  }
+
+  /**
+   * prototype-keys' calls: on each of PROPERTY_KEYS a peek and an allow, both answered `first`,
+   * then on each an allow answered `again`.
+   */
+  propertyKeys(first: unknown, again: unknown): this {
+    for (const key of PROPERTY_KEYS) this.peek(key, first).allow(key, first);
+    for (const key of PROPERTY_KEYS) this.allow(key, again);
+    return this;
+  }
+
+  /**
+   * Settings out of range: for each position i of `base`, a constructor with the value there
+   * replaced by each of `bad[i]` in turn, which must throw a RangeError (each takes an instance
+   * index of its own: a constructor that throws leaves none).
+   */
+  badSettings(base: readonly unknown[], bad: readonly (readonly unknown[])[]): this {
+    bad.forEach((values, i) => {
+      for (const value of values)
+        this.build(
+          base.map((v, j) => (j === i ? value : v)),
+          THROWS,
+        );
+    });
+    return this;
+  }
+
+  /** Costs out of range on `key`: each allow and peek throws a RangeError. */
+  badCosts(key: string): this {
+    for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) this.allow(key, THROWS, cost);
+    for (const cost of [0, 0.25, NaN]) this.peek(key, THROWS, cost);
+    return this;
+  }
+}

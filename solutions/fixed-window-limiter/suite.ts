@@ -10,27 +10,14 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Encoded, type Span } from '../../harness/suite.ts';
-import {
-  CallScript,
-  longKey,
-  no,
-  ok,
-  limiterPicture,
-  type Settings,
-} from '../../harness/limiter-script.ts';
+import { longKey, no, ok, limiterPicture, type Settings } from '../../harness/limiter-script.ts';
 import {
   BAD_WHOLE,
-  badCosts,
-  badSettings,
   contractCases,
-  keysTakeTurns,
+  LimiterScript,
   maxTraffic,
-  neverFits,
-  peeksLikeAllow,
-  propertyKeyCalls,
   randomCost,
   randomSteps,
-  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { FixedWindowLimiter } from './solution.ts';
 
@@ -38,7 +25,7 @@ const CLASS = 'FixedWindowLimiter';
 const CLOCK = fixture('clock');
 
 /** The calls of a case, on fixed-window limiters. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(limit: number, windowMs: number, expected: unknown = null): this {
     return this.build([limit, windowMs], expected);
@@ -255,13 +242,11 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000)
-        .then(
-          keysTakeTurns({
-            alice: [ok(1, 1000, 0), ok(0, 1000, 0), no(0, 1000, 1000)],
-            after: 200,
-            bob: [ok(1, 1000, 200), ok(0, 1000, 200), no(0, 1000, 1000)],
-          }),
-        )
+        .keysTakeTurns({
+          alice: [ok(1, 1000, 0), ok(0, 1000, 0), no(0, 1000, 1000)],
+          after: 200,
+          bob: [ok(1, 1000, 200), ok(0, 1000, 200), no(0, 1000, 1000)],
+        })
         .done(),
     ),
     contract(
@@ -270,12 +255,10 @@ export default defineSuite({
       script()
         .limiter(1, 1000)
         .limiter(2, 500)
-        .then(
-          twoOnOneClock({
-            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
-            second: [ok(1, 500, 0), ok(0, 500, 0), ok(1, 1000, 500)],
-          }),
-        )
+        .twoOnOneClock({
+          first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+          second: [ok(1, 500, 0), ok(0, 500, 0), ok(1, 1000, 500)],
+        })
         .done(),
     ),
     contract(
@@ -296,7 +279,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000)
-        .then(peeksLikeAllow(ok(1, 1000, 0), ok(0, 1000, 10), no(0, 1000, 1000)))
+        .peeksLikeAllow(ok(1, 1000, 0), ok(0, 1000, 10), no(0, 1000, 1000))
         .done(),
     ),
     {
@@ -386,7 +369,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(500) },
       ...script()
         .limiter(3, 1000)
-        .then(neverFits(4, no(3, 500, Infinity)))
+        .neverFits(4, no(3, 500, Infinity))
         .allow('k', ok(0, 1000, 500), 3)
         .allow('k', no(0, 1000, Infinity), 4)
         .advance(600)
@@ -398,7 +381,7 @@ export default defineSuite({
       0,
       script()
         .limiter(1, 1000)
-        .then(propertyKeyCalls(ok(0, 1000, 0), no(0, 1000, 1000)))
+        .propertyKeys(ok(0, 1000, 0), no(0, 1000, 1000))
         .done(),
     ),
     {
@@ -440,9 +423,9 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       // A constructor that throws leaves no instance: each bad one takes an index of its own.
       ...script()
-        .then(badSettings([2, 1000], [BAD_WHOLE, [0, -1000, 0.5, NaN, Infinity]]))
+        .badSettings([2, 1000], [BAD_WHOLE, [0, -1000, 0.5, NaN, Infinity]])
         .limiter(2, 1000)
-        .then(badCosts('k'))
+        .badCosts('k')
         .allow('k', ok(1, 1000, 0))
         .allow('k', no(1, 1000, 1000), 2)
         .allow('k', ok(0, 1000, 0), 1)

@@ -13,20 +13,14 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
-import { CallScript, no, limiterPicture, ok, type Settings } from '../../harness/limiter-script.ts';
+import { no, limiterPicture, ok, type Settings } from '../../harness/limiter-script.ts';
 import {
   BAD_WHOLE,
-  badCosts,
-  badSettings,
   contractCases,
-  keysTakeTurns,
+  LimiterScript,
   maxTraffic,
-  neverFits,
-  peeksLikeAllow,
-  propertyKeyCalls,
   randomCost,
   randomSteps,
-  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { GcraLimiter } from './solution.ts';
 
@@ -35,7 +29,7 @@ const CLOCK = fixture('clock');
 const DAY = 86_400_000;
 
 /** The calls of a case, on GCRA limiters. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(limit: number, periodMs: number, burst: number, expected: unknown = null): this {
     return this.build([limit, periodMs, burst], expected);
@@ -429,13 +423,11 @@ export default defineSuite({
       0,
       script()
         .limiter(1, 1000, 2)
-        .then(
-          keysTakeTurns({
-            alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
-            after: 200,
-            bob: [ok(1, 1200, 200), ok(0, 2200, 200), no(0, 2200, 1200)],
-          }),
-        )
+        .keysTakeTurns({
+          alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+          after: 200,
+          bob: [ok(1, 1200, 200), ok(0, 2200, 200), no(0, 2200, 1200)],
+        })
         .done(),
     ),
     contract(
@@ -444,12 +436,10 @@ export default defineSuite({
       script()
         .limiter(1, 1000, 1)
         .limiter(2, 1000, 2)
-        .then(
-          twoOnOneClock({
-            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
-            second: [ok(1, 500, 0), ok(0, 1000, 0), ok(0, 1500, 500)],
-          }),
-        )
+        .twoOnOneClock({
+          first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+          second: [ok(1, 500, 0), ok(0, 1000, 0), ok(0, 1500, 500)],
+        })
         .done(),
     ),
     contract(
@@ -470,7 +460,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1000, 2)
-        .then(peeksLikeAllow(ok(1, 500, 0), ok(0, 1000, 10), no(0, 1000, 500)))
+        .peeksLikeAllow(ok(1, 500, 0), ok(0, 1000, 10), no(0, 1000, 500))
         .done(),
     ),
     {
@@ -532,7 +522,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(5000) },
       ...script()
         .limiter(1, 1000, 5)
-        .then(neverFits(6, no(5, 5000, Infinity)))
+        .neverFits(6, no(5, 5000, Infinity))
         .allow('k', ok(0, 10_000, 5000), 5)
         .allow('k', no(0, 10_000, Infinity), 6)
         .advance(6000)
@@ -614,7 +604,7 @@ export default defineSuite({
       0,
       script()
         .limiter(1, 1000, 1)
-        .then(propertyKeyCalls(ok(0, 1000, 0), no(0, 1000, 1000)))
+        .propertyKeys(ok(0, 1000, 0), no(0, 1000, 1000))
         .done(),
     ),
     {
@@ -625,9 +615,9 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       // A constructor that throws leaves no instance: each bad one takes an index of its own.
       ...script()
-        .then(badSettings([1, 1000, 2], [BAD_WHOLE, BAD_WHOLE, BAD_WHOLE]))
+        .badSettings([1, 1000, 2], [BAD_WHOLE, BAD_WHOLE, BAD_WHOLE])
         .limiter(1, 1000, 2)
-        .then(badCosts('k'))
+        .badCosts('k')
         .allow('k', ok(1, 1000, 0))
         .allow('k', no(1, 1000, Infinity), 3)
         .allow('k', ok(0, 2000, 0), 1)

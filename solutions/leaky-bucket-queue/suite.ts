@@ -16,7 +16,6 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import {
-  CallScript,
   limiterPicture,
   longKey,
   HeldClock,
@@ -26,8 +25,8 @@ import {
 import {
   BAD_RATES,
   BAD_WHOLE,
-  badSettings,
   contractCases,
+  LimiterScript,
   PROPERTY_KEYS,
   randomSteps,
 } from '../../harness/limiter-contract.ts';
@@ -58,7 +57,7 @@ const no = (startAt: number, resetAt: number, retryAt: number): QueueResult => (
 const nth = (anchor: number, j: number, rate: number): number => anchor + (j * 1000) / rate;
 
 /** The calls of a case, on leaky-bucket queues. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new queue on the case's clock; later calls go to it. */
   queue(capacity: number, leakPerSecond: number, expected: unknown = null): this {
     return this.build([capacity, leakPerSecond], expected);
@@ -579,7 +578,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       // A constructor that throws leaves no instance: each bad one takes an index of its own.
       ...script()
-        .then(badSettings([2, 1], [BAD_WHOLE, BAD_RATES]))
+        .badSettings([2, 1], [BAD_WHOLE, BAD_RATES])
         .queue(2, 0.5)
         .submit('k', ok(0, 2, 2000, 0))
         .submit('k', ok(2000, 1, 4000, 0))

@@ -17,7 +17,6 @@ import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
 import {
-  CallScript,
   limiterPicture,
   longKey,
   draws,
@@ -29,16 +28,10 @@ import {
 import {
   BAD_RATES,
   BAD_WHOLE,
-  badCosts,
-  badSettings,
   contractCases,
-  keysTakeTurns,
-  neverFits,
-  peeksLikeAllow,
-  propertyKeyCalls,
+  LimiterScript,
   randomCost,
   randomSteps,
-  twoOnOneClock,
 } from '../../harness/limiter-contract.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
@@ -46,7 +39,7 @@ const CLASS = 'TokenBucketLimiter';
 const CLOCK = fixture('clock');
 
 /** The calls of a case, on token-bucket limiters. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(capacity: number, refillPerSecond: number, expected: unknown = null): this {
     return this.build([capacity, refillPerSecond], expected);
@@ -436,13 +429,11 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1)
-        .then(
-          keysTakeTurns({
-            alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
-            after: 300,
-            bob: [ok(1, 1300, 300), ok(0, 2300, 300), no(0, 2300, 1300)],
-          }),
-        )
+        .keysTakeTurns({
+          alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+          after: 300,
+          bob: [ok(1, 1300, 300), ok(0, 2300, 300), no(0, 2300, 1300)],
+        })
         .done(),
     ),
     contract(
@@ -451,12 +442,10 @@ export default defineSuite({
       script()
         .limiter(1, 1)
         .limiter(2, 10)
-        .then(
-          twoOnOneClock({
-            first: [ok(0, 1000, 0), no(0, 1000, 1000)],
-            second: [ok(1, 100, 0), ok(0, 200, 0), ok(1, 600, 500)],
-          }),
-        )
+        .twoOnOneClock({
+          first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+          second: [ok(1, 100, 0), ok(0, 200, 0), ok(1, 600, 500)],
+        })
         .done(),
     ),
     contract(
@@ -477,7 +466,7 @@ export default defineSuite({
       0,
       script()
         .limiter(2, 1)
-        .then(peeksLikeAllow(ok(1, 1000, 0), ok(0, 2000, 10), no(0, 2000, 1000)))
+        .peeksLikeAllow(ok(1, 1000, 0), ok(0, 2000, 10), no(0, 2000, 1000))
         .done(),
     ),
     contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 40 } }),
@@ -521,7 +510,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(500) },
       ...script()
         .limiter(3, 1)
-        .then(neverFits(4, no(3, 500, Infinity)))
+        .neverFits(4, no(3, 500, Infinity))
         .allow('k', ok(0, 3500, 500), 3)
         .allow('k', no(0, 3500, Infinity), 4)
         .advance(600)
@@ -646,7 +635,7 @@ export default defineSuite({
       0,
       script()
         .limiter(1, 1)
-        .then(propertyKeyCalls(ok(0, 1000, 0), no(0, 1000, 1000)))
+        .propertyKeys(ok(0, 1000, 0), no(0, 1000, 1000))
         .done(),
     ),
     {
@@ -657,9 +646,9 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       // A constructor that throws leaves no instance: each bad one takes an index of its own.
       ...script()
-        .then(badSettings([2, 1], [BAD_WHOLE, BAD_RATES]))
+        .badSettings([2, 1], [BAD_WHOLE, BAD_RATES])
         .limiter(2, 0.5)
-        .then(badCosts('k'))
+        .badCosts('k')
         .allow('k', ok(1, 2000, 0))
         .allow('k', no(1, 2000, 2000), 2)
         .allow('k', ok(0, 4000, 0), 1)
