@@ -61,10 +61,13 @@ export function draws(seed: number): (n: number) => number {
   };
 }
 
-/** A step of a random sequence (a property case's draw); its answer is left to the reference. */
+/**
+ * A step of a random sequence (a property case's draw): a move of the clock, or a call on a key
+ * (allow, peek, a queue's submit), with a cost when given. Its answer is left to the reference.
+ */
 export type RandomStep =
   | { method: 'clock.set' | 'clock.advance'; ms: number }
-  | { method: 'allow' | 'peek'; key: string; cost?: number | undefined };
+  | { method: string; key: string; cost?: number | undefined };
 
 /** Builds a case's calls in order, in LeetCode's encoding, with the instance each call goes to. */
 export class CallScript {
@@ -121,8 +124,10 @@ export class CallScript {
       if ('ms' in step) {
         if (step.method === 'clock.set') this.set(step.ms);
         else this.advance(step.ms);
-      } else if (step.method === 'allow') this.allow(step.key, null, step.cost);
-      else this.peek(step.key, null, step.cost);
+      } else {
+        const { method, key, cost } = step;
+        this.call(method, cost === undefined ? [key] : [key, cost], null);
+      }
     }
     return this;
   }

@@ -13,17 +13,15 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
+import { no, limiterPicture, ok, type Settings } from '../../harness/limiter-script.ts';
 import {
-  CallScript,
-  HeldClock,
-  draws,
-  mixedTraffic,
-  no,
-  limiterPicture,
-  ok,
-  THROWS,
-  type Settings,
-} from '../../harness/limiter-script.ts';
+  BAD_WHOLE,
+  contractCases,
+  LimiterScript,
+  maxTraffic,
+  randomCost,
+  randomSteps,
+} from '../../harness/limiter-contract.ts';
 import { GcraLimiter } from './solution.ts';
 
 const CLASS = 'GcraLimiter';
@@ -31,7 +29,7 @@ const CLOCK = fixture('clock');
 const DAY = 86_400_000;
 
 /** The calls of a case, on GCRA limiters. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(limit: number, periodMs: number, burst: number, expected: unknown = null): this {
     return this.build([limit, periodMs, burst], expected);
@@ -39,6 +37,9 @@ class Script extends CallScript {
 }
 
 const script = (): Script => new Script(CLASS);
+
+/** The contract's cases asked alike in every limiter kata, in this kata's words. */
+const contract = contractCases({ thing: 'limiter', keeps: 'arrival times', perKey: 'schedule' });
 
 /**
  * The largest core input: four limiters with different settings on one clock, one key each, 10^4
@@ -52,14 +53,11 @@ function maxInput(): Encoded {
     [10, 60_000, 10],
     [100, 700, 100],
   ];
-  const clock = new HeldClock();
-  const s = script();
-  const refs = knobs.map(([limit, periodMs, burst]) => {
-    s.limiter(limit, periodMs, burst);
-    return new GcraLimiter(limit, periodMs, burst, clock);
-  });
-  mixedTraffic(s, refs, clock, draws(2024), 10_000);
-  return s.done();
+  const reference = (
+    [limit, periodMs, burst]: [number, number, number],
+    clock: { now(): number },
+  ) => new GcraLimiter(limit, periodMs, burst, clock);
+  return maxTraffic(script(), knobs, reference, 2024, 10_000);
 }
 
 /**
@@ -82,50 +80,13 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
       // Core: T = periodMs / limit is a whole number of milliseconds.
       const periodMs = followUp ? anyPeriod : interval * limit;
       const span = Math.ceil((burst * periodMs) / limit) + 1;
-      return fc
-        .array(
-          fc.oneof(
-            {
-              weight: 5,
-              arbitrary: fc.record({
-                method: fc.constantFrom('allow', 'peek'),
-                key: fc.constantFrom(...keys),
-                cost: followUp
-                  ? fc.option(
-                      fc.oneof(
-                        { weight: 5, arbitrary: fc.integer({ min: 1, max: burst + 2 }) },
-                        { weight: 1, arbitrary: fc.constant(1e15) },
-                      ),
-                      { nil: undefined },
-                    )
-                  : fc.constantFrom(undefined, 1),
-              }),
-            },
-            {
-              weight: 2,
-              arbitrary: fc.record({
-                method: fc.constant('clock.advance'),
-                ms: fc.integer({ min: 0, max: span }),
-              }),
-            },
-            ...(followUp
-              ? [
-                  {
-                    weight: 1,
-                    arbitrary: fc.record({
-                      method: fc.constant('clock.set'),
-                      ms: fc.integer({ min: start, max: start + 4 * span }),
-                    }),
-                  },
-                ]
-              : []),
-          ),
-          { minLength: 1, maxLength: 40 },
-        )
-        .map((steps): Encoded => {
-          const s = script().limiter(limit, periodMs, burst).set(start);
-          return s.steps(steps).done();
-        });
+      return randomSteps({
+        keys,
+        cost: randomCost(followUp, burst + 2),
+        advance: fc.integer({ min: 0, max: span }),
+        set: followUp ? fc.integer({ min: start, max: start + 4 * span }) : undefined,
+        maxLength: 40,
+      }).map((steps) => script().limiter(limit, periodMs, burst).set(start).steps(steps).done());
     });
 }
 
@@ -457,55 +418,34 @@ export default defineSuite({
         .allow('k', ok(0, 1000, 500))
         .done(),
     },
-    {
-      name: 'two keys take turns',
-      tier: 'core',
-      trap: 'key-isolation',
-      hint: 'Every key has its own schedule: what one key spends never changes the answers for another.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    contract(
+      'key-isolation',
+      0,
+      script()
         .limiter(1, 1000, 2)
-        .allow('alice', ok(1, 1000, 0))
-        .allow('alice', ok(0, 2000, 0))
-        .allow('alice', no(0, 2000, 1000))
-        .advance(200)
-        .peek('bob', ok(1, 1200, 200))
-        .allow('bob', ok(1, 1200, 200))
-        .peek('alice', no(0, 2000, 1000))
-        .allow('bob', ok(0, 2200, 200))
-        .allow('bob', no(0, 2200, 1200))
+        .keysTakeTurns({
+          alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+          after: 200,
+          bob: [ok(1, 1200, 200), ok(0, 2200, 200), no(0, 2200, 1200)],
+        })
         .done(),
-    },
-    {
-      name: 'two limiters on one clock',
-      tier: 'core',
-      trap: 'instance-isolation',
-      hint: 'Each limiter must keep its own arrival times. Is any of your state shared by every instance?',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'instance-isolation',
+      0,
+      script()
         .limiter(1, 1000, 1)
         .limiter(2, 1000, 2)
-        .on(0)
-        .allow('k', ok(0, 1000, 0))
-        .on(1)
-        .allow('k', ok(1, 500, 0))
-        .allow('k', ok(0, 1000, 0))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
-        .advance(500)
-        .on(1)
-        .allow('k', ok(0, 1500, 500))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
+        .twoOnOneClock({
+          first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+          second: [ok(1, 500, 0), ok(0, 1000, 0), ok(0, 1500, 500)],
+        })
         .done(),
-    },
-    {
-      name: 'a clock far from today',
-      tier: 'core',
-      trap: 'injected-clock',
-      hint: 'The limiter is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
-      fixtures: { clock: fakeClock(7) },
-      ...script()
+    ),
+    contract(
+      'injected-clock',
+      7,
+      script()
         .limiter(1, 60_000, 2)
         .allow('k', ok(1, 60_007, 7))
         .advance(59_993)
@@ -514,27 +454,15 @@ export default defineSuite({
         .advance(7)
         .allow('k', ok(0, 180_007, 60_007))
         .done(),
-    },
-    {
-      name: 'peek again and again',
-      tier: 'core',
-      trap: 'peek-is-pure',
-      hint: 'peek gives the answer allow would give at this instant (remaining and resetAt as if the request were taken) and then changes nothing: any number of peeks, then an allow, must look like the allow alone.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'peek-is-pure',
+      0,
+      script()
         .limiter(2, 1000, 2)
-        .peek('k', ok(1, 500, 0))
-        .peek('k', ok(1, 500, 0))
-        .peek('k', ok(1, 500, 0))
-        .allow('k', ok(1, 500, 0))
-        .advance(10)
-        .peek('k', ok(0, 1000, 10))
-        .peek('k', ok(0, 1000, 10))
-        .allow('k', ok(0, 1000, 10))
-        .peek('k', no(0, 1000, 500))
-        .allow('k', no(0, 1000, 500))
+        .peeksLikeAllow(ok(1, 500, 0), ok(0, 1000, 10), no(0, 1000, 500))
         .done(),
-    },
+    ),
     {
       name: 'resetAt and retryAt, four per second',
       tier: 'core',
@@ -567,14 +495,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       ...maxInput(),
     },
-    {
-      name: 'random calls against the reference',
-      tier: 'core',
-      trap: 'random-core',
-      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
-      fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false), numRuns: 60 },
-    },
+    contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 60 } }),
     {
       name: 'requests of different costs',
       tier: 'follow-up',
@@ -601,9 +522,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(5000) },
       ...script()
         .limiter(1, 1000, 5)
-        .allow('k', no(5, 5000, Infinity), 6)
-        .allow('k', no(5, 5000, Infinity), 1e15)
-        .peek('k', no(5, 5000, Infinity), 2 ** 60)
+        .neverFits(6, no(5, 5000, Infinity))
         .allow('k', ok(0, 10_000, 5000), 5)
         .allow('k', no(0, 10_000, Infinity), 6)
         .advance(6000)
@@ -680,42 +599,29 @@ export default defineSuite({
         .allow('a', ok(0, 5500, 3600))
         .done(),
     },
-    {
-      name: 'keys named like object properties',
-      tier: 'follow-up',
-      trap: 'prototype-keys',
-      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
-      fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script().limiter(1, 1000, 1);
-        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-        for (const name of names) s.peek(name, ok(0, 1000, 0)).allow(name, ok(0, 1000, 0));
-        for (const name of names) s.allow(name, no(0, 1000, 1000));
-        return s.done();
-      })(),
-    },
+    contract(
+      'prototype-keys',
+      0,
+      script()
+        .limiter(1, 1000, 1)
+        .propertyKeys(ok(0, 1000, 0), no(0, 1000, 1000))
+        .done(),
+    ),
     {
       name: 'settings and costs out of range',
       tier: 'follow-up',
       trap: 'bad-input',
       hint: 'Follow-up: a limit, a period, a burst and a cost are positive whole numbers. Throw a RangeError for anything else (0, negative, fractional, NaN, Infinity), before anything changes.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad = [0, -1, 2.5, NaN, Infinity];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const value of bad) s.limiter(value, 1000, 2, THROWS);
-        for (const value of bad) s.limiter(1, value, 2, THROWS);
-        for (const value of bad) s.limiter(1, 1000, value, THROWS);
-        s.limiter(1, 1000, 2);
-        for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow('k', THROWS, cost);
-        for (const cost of [0, 0.25, NaN]) s.peek('k', THROWS, cost);
-        return s
-          .allow('k', ok(1, 1000, 0))
-          .allow('k', no(1, 1000, Infinity), 3)
-          .allow('k', ok(0, 2000, 0), 1)
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .badSettings([1, 1000, 2], [BAD_WHOLE, BAD_WHOLE, BAD_WHOLE])
+        .limiter(1, 1000, 2)
+        .badCosts('k')
+        .allow('k', ok(1, 1000, 0))
+        .allow('k', no(1, 1000, Infinity), 3)
+        .allow('k', ok(0, 2000, 0), 1)
+        .done(),
     },
     {
       name: 'random calls with costs, keys, fractional intervals and a clock that steps back',

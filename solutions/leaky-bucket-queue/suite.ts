@@ -16,14 +16,20 @@ import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import {
-  CallScript,
   limiterPicture,
   longKey,
   HeldClock,
   draws,
-  THROWS,
   type Settings,
 } from '../../harness/limiter-script.ts';
+import {
+  BAD_RATES,
+  BAD_WHOLE,
+  contractCases,
+  LimiterScript,
+  PROPERTY_KEYS,
+  randomSteps,
+} from '../../harness/limiter-contract.ts';
 import { LeakyBucketQueue, type QueueResult } from './solution.ts';
 
 const CLASS = 'LeakyBucketQueue';
@@ -51,7 +57,7 @@ const no = (startAt: number, resetAt: number, retryAt: number): QueueResult => (
 const nth = (anchor: number, j: number, rate: number): number => anchor + (j * 1000) / rate;
 
 /** The calls of a case, on leaky-bucket queues. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new queue on the case's clock; later calls go to it. */
   queue(capacity: number, leakPerSecond: number, expected: unknown = null): this {
     return this.build([capacity, leakPerSecond], expected);
@@ -63,6 +69,9 @@ class Script extends CallScript {
 }
 
 const script = (): Script => new Script(CLASS);
+
+/** The contract's cases asked alike in every limiter kata, in this kata's words. */
+const contract = contractCases({ thing: 'queue' });
 
 // The largest core input: four queues with different settings on one clock, one key each, calls
 // until MAX_CALLS while the clock moves in steps of every size. The reference answers.
@@ -111,34 +120,14 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     })
     .chain(({ capacity, rate, start }) => {
       const interval = 1000 / rate;
-      const step = fc.integer({ min: 0, max: Math.ceil(2 * interval) + 1 });
-      return fc
-        .array(
-          fc.oneof(
-            { weight: 5, arbitrary: fc.record({ key: fc.constantFrom(...keys) }) },
-            { weight: 2, arbitrary: fc.record({ advance: step }) },
-            ...(followUp
-              ? [
-                  {
-                    weight: 1,
-                    arbitrary: fc.record({
-                      set: fc.integer({ min: 0, max: start + Math.ceil(6 * interval) }),
-                    }),
-                  },
-                ]
-              : []),
-          ),
-          { minLength: 1, maxLength: 30 },
-        )
-        .map((steps): Encoded => {
-          const s = script().queue(capacity, rate).set(start);
-          for (const one of steps) {
-            if ('key' in one) s.submit(one.key, null);
-            else if ('advance' in one) s.advance(one.advance);
-            else s.set(one.set);
-          }
-          return s.done();
-        });
+      return randomSteps({
+        methods: ['submit'],
+        keys,
+        cost: fc.constant(undefined),
+        advance: fc.integer({ min: 0, max: Math.ceil(2 * interval) + 1 }),
+        set: followUp ? fc.integer({ min: 0, max: start + Math.ceil(6 * interval) }) : undefined,
+        maxLength: 30,
+      }).map((steps) => script().queue(capacity, rate).set(start).steps(steps).done());
     });
 }
 
@@ -502,13 +491,10 @@ export default defineSuite({
         .submit('k', no(2000, 2000, 1000))
         .done(),
     },
-    {
-      name: 'a clock far from today',
-      tier: 'core',
-      trap: 'injected-clock',
-      hint: 'The queue is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
-      fixtures: { clock: fakeClock(7) },
-      ...script()
+    contract(
+      'injected-clock',
+      7,
+      script()
         .queue(1, 1)
         .submit('k', ok(7, 1, 1007, 7))
         .submit('k', ok(1007, 0, 2007, 7))
@@ -519,7 +505,7 @@ export default defineSuite({
         .advance(60_000)
         .submit('k', ok(61_007, 1, 62_007, 61_007))
         .done(),
-    },
+    ),
     {
       name: 'resetAt and retryAt, 1000 / 3 ms apart',
       tier: 'core',
@@ -548,29 +534,18 @@ export default defineSuite({
       fixtures: { clock: fakeClock(0) },
       ...maxInput(),
     },
-    {
-      name: 'random calls against the reference',
-      tier: 'core',
-      trap: 'random-core',
-      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
-      fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false), numRuns: 30 },
-    },
-    {
-      name: 'keys named like object properties',
-      tier: 'follow-up',
-      trap: 'prototype-keys',
-      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
-      fixtures: { clock: fakeClock(0) },
-      ...(() => {
+    contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 30 } }),
+    contract(
+      'prototype-keys',
+      0,
+      (() => {
         const s = script().queue(1, 1);
-        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-        for (const name of names) s.submit(name, ok(0, 1, 1000, 0));
-        for (const name of names) s.submit(name, ok(1000, 0, 2000, 0));
-        for (const name of names) s.submit(name, no(2000, 2000, 1000));
+        for (const key of PROPERTY_KEYS) s.submit(key, ok(0, 1, 1000, 0));
+        for (const key of PROPERTY_KEYS) s.submit(key, ok(1000, 0, 2000, 0));
+        for (const key of PROPERTY_KEYS) s.submit(key, no(2000, 2000, 1000));
         return s.done();
       })(),
-    },
+    ),
     {
       name: 'the clock steps back',
       tier: 'follow-up',
@@ -601,28 +576,13 @@ export default defineSuite({
       trap: 'bad-input',
       hint: 'Follow-up: capacity is a positive whole number, and leakPerSecond a positive finite number (fractions allowed). Throw a RangeError for anything else, before anything is built.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad: [number, number][] = [
-          [0, 1],
-          [-1, 1],
-          [2.5, 1],
-          [NaN, 1],
-          [Infinity, 1],
-          [2, 0],
-          [2, -1],
-          [2, NaN],
-          [2, Infinity],
-          [2, -Infinity],
-        ];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const [capacity, rate] of bad) s.queue(capacity, rate, THROWS);
-        return s
-          .queue(2, 0.5)
-          .submit('k', ok(0, 2, 2000, 0))
-          .submit('k', ok(2000, 1, 4000, 0))
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .badSettings([2, 1], [BAD_WHOLE, BAD_RATES])
+        .queue(2, 0.5)
+        .submit('k', ok(0, 2, 2000, 0))
+        .submit('k', ok(2000, 1, 4000, 0))
+        .done(),
     },
     {
       name: 'rates that are fractions of a request per second',

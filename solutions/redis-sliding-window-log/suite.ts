@@ -25,7 +25,7 @@ import {
 import { logEdge } from '../../harness/redis/log-edge.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
 import { defineSuite, type Play } from '../../harness/suite.ts';
-import { limiterPicture } from '../../harness/limiter-script.ts';
+import { limiterPicture, no, ok } from '../../harness/limiter-script.ts';
 import { LOG_WINDOW } from '../sliding-window-log-limiter/suite.ts';
 import { SlidingWindowLogLimiter } from '../sliding-window-log-limiter/solution.ts';
 
@@ -39,19 +39,6 @@ async function checkUnits(play: Play, key: string, units: number): Promise<void>
     ok: held === units,
   });
 }
-
-const ok = (remaining: number, resetAt: number, at: number) => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt: at,
-});
-const no = (remaining: number, resetAt: number, retryAt: number) => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
 
 /** The statement's examples, row for row (test/redis-statement-examples.test.ts checks it). */
 export const EXAMPLES: Timeline[] = [

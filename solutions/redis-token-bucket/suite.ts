@@ -30,22 +30,9 @@ import {
 } from '../../harness/redis/limiter-scenarios.ts';
 import { playTimeline, type Timeline } from '../../harness/redis/timeline.ts';
 import { defineSuite } from '../../harness/suite.ts';
-import { limiterPicture } from '../../harness/limiter-script.ts';
+import { limiterPicture, no, ok } from '../../harness/limiter-script.ts';
 import { TOKENS } from '../token-bucket-limiter/suite.ts';
 import { TokenBucketLimiter } from '../token-bucket-limiter/solution.ts';
-
-const ok = (remaining: number, resetAt: number, at: number) => ({
-  allowed: true,
-  remaining,
-  resetAt,
-  retryAt: at,
-});
-const no = (remaining: number, resetAt: number, retryAt: number) => ({
-  allowed: false,
-  remaining,
-  resetAt,
-  retryAt,
-});
 
 /** The statement's examples, row for row (test/redis-statement-examples.test.ts checks it). */
 export const EXAMPLES: Timeline[] = [

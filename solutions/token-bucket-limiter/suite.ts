@@ -17,23 +17,29 @@ import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
 import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
 import {
-  CallScript,
   limiterPicture,
   longKey,
   draws,
   no,
   ok,
-  THROWS,
   type LimiterPicture,
   type Settings,
 } from '../../harness/limiter-script.ts';
+import {
+  BAD_RATES,
+  BAD_WHOLE,
+  contractCases,
+  LimiterScript,
+  randomCost,
+  randomSteps,
+} from '../../harness/limiter-contract.ts';
 import { TokenBucketLimiter } from './solution.ts';
 
 const CLASS = 'TokenBucketLimiter';
 const CLOCK = fixture('clock');
 
 /** The calls of a case, on token-bucket limiters. */
-class Script extends CallScript {
+class Script extends LimiterScript {
   /** A new limiter on the case's clock; later calls go to it. */
   limiter(capacity: number, refillPerSecond: number, expected: unknown = null): this {
     return this.build([capacity, refillPerSecond], expected);
@@ -41,6 +47,9 @@ class Script extends CallScript {
 }
 
 const script = (): Script => new Script(CLASS);
+
+/** The contract's cases asked alike in every limiter kata, in this kata's words. */
+const contract = contractCases({ thing: 'limiter', keeps: 'buckets', perKey: 'bucket' });
 
 /** Units of a token in `Exact`: a rate with at most three decimals adds a whole number per ms. */
 const UNITS = 1_000_000;
@@ -184,50 +193,13 @@ function randomCalls(followUp: boolean): fc.Arbitrary<Encoded> {
     .chain(({ capacity, rate, start }) => {
       // A step a little longer than it takes to fill the bucket from empty.
       const fill = Math.ceil((capacity * 1000) / rate) + 1;
-      return fc
-        .array(
-          fc.oneof(
-            {
-              weight: 5,
-              arbitrary: fc.record({
-                method: fc.constantFrom('allow', 'peek'),
-                key: fc.constantFrom(...keys),
-                cost: followUp
-                  ? fc.option(
-                      fc.oneof(
-                        { weight: 5, arbitrary: fc.integer({ min: 1, max: capacity + 2 }) },
-                        { weight: 1, arbitrary: fc.constant(1e15) },
-                      ),
-                      { nil: undefined },
-                    )
-                  : fc.constantFrom(undefined, 1),
-              }),
-            },
-            {
-              weight: 2,
-              arbitrary: fc.record({
-                method: fc.constant('clock.advance'),
-                ms: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: fill })),
-              }),
-            },
-            ...(followUp
-              ? [
-                  {
-                    weight: 1,
-                    arbitrary: fc.record({
-                      method: fc.constant('clock.set'),
-                      ms: fc.integer({ min: 0, max: start + 2 * fill }),
-                    }),
-                  },
-                ]
-              : []),
-          ),
-          { minLength: 1, maxLength: 30 },
-        )
-        .map((steps): Encoded => {
-          const s = script().limiter(capacity, rate).set(start);
-          return s.steps(steps).done();
-        });
+      return randomSteps({
+        keys,
+        cost: randomCost(followUp, capacity + 2),
+        advance: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: fill })),
+        set: followUp ? fc.integer({ min: 0, max: start + 2 * fill }) : undefined,
+        maxLength: 30,
+      }).map((steps) => script().limiter(capacity, rate).set(start).steps(steps).done());
     });
 }
 
@@ -452,55 +424,34 @@ export default defineSuite({
         .peek('k', ok(2, 6250, 6000))
         .done(),
     },
-    {
-      name: 'two keys take turns',
-      tier: 'core',
-      trap: 'key-isolation',
-      hint: 'Every key has its own bucket: what one key spends never changes the answers for another.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    contract(
+      'key-isolation',
+      0,
+      script()
         .limiter(2, 1)
-        .allow('alice', ok(1, 1000, 0))
-        .allow('alice', ok(0, 2000, 0))
-        .allow('alice', no(0, 2000, 1000))
-        .advance(300)
-        .peek('bob', ok(1, 1300, 300))
-        .allow('bob', ok(1, 1300, 300))
-        .peek('alice', no(0, 2000, 1000))
-        .allow('bob', ok(0, 2300, 300))
-        .allow('bob', no(0, 2300, 1300))
+        .keysTakeTurns({
+          alice: [ok(1, 1000, 0), ok(0, 2000, 0), no(0, 2000, 1000)],
+          after: 300,
+          bob: [ok(1, 1300, 300), ok(0, 2300, 300), no(0, 2300, 1300)],
+        })
         .done(),
-    },
-    {
-      name: 'two limiters on one clock',
-      tier: 'core',
-      trap: 'instance-isolation',
-      hint: 'Each limiter must keep its own buckets. Is any of your state shared by every instance?',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'instance-isolation',
+      0,
+      script()
         .limiter(1, 1)
         .limiter(2, 10)
-        .on(0)
-        .allow('k', ok(0, 1000, 0))
-        .on(1)
-        .allow('k', ok(1, 100, 0))
-        .allow('k', ok(0, 200, 0))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
-        .advance(500)
-        .on(1)
-        .allow('k', ok(1, 600, 500))
-        .on(0)
-        .allow('k', no(0, 1000, 1000))
+        .twoOnOneClock({
+          first: [ok(0, 1000, 0), no(0, 1000, 1000)],
+          second: [ok(1, 100, 0), ok(0, 200, 0), ok(1, 600, 500)],
+        })
         .done(),
-    },
-    {
-      name: 'a clock far from today',
-      tier: 'core',
-      trap: 'injected-clock',
-      hint: 'The limiter is given a clock; that clock is the only time there is. Anything that reads the real time gives answers no test can predict.',
-      fixtures: { clock: fakeClock(7) },
-      ...script()
+    ),
+    contract(
+      'injected-clock',
+      7,
+      script()
         .limiter(2, 1)
         .allow('k', ok(1, 1007, 7))
         .advance(999)
@@ -509,35 +460,16 @@ export default defineSuite({
         .advance(1)
         .allow('k', ok(0, 3007, 1007))
         .done(),
-    },
-    {
-      name: 'peek again and again',
-      tier: 'core',
-      trap: 'peek-is-pure',
-      hint: 'peek gives the answer allow would give at this instant (remaining and resetAt as if the request were taken) and then changes nothing: any number of peeks, then an allow, must look like the allow alone.',
-      fixtures: { clock: fakeClock(0) },
-      ...script()
+    ),
+    contract(
+      'peek-is-pure',
+      0,
+      script()
         .limiter(2, 1)
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .peek('k', ok(1, 1000, 0))
-        .allow('k', ok(1, 1000, 0))
-        .advance(10)
-        .peek('k', ok(0, 2000, 10))
-        .peek('k', ok(0, 2000, 10))
-        .allow('k', ok(0, 2000, 10))
-        .peek('k', no(0, 2000, 1000))
-        .allow('k', no(0, 2000, 1000))
+        .peeksLikeAllow(ok(1, 1000, 0), ok(0, 2000, 10), no(0, 2000, 1000))
         .done(),
-    },
-    {
-      name: 'random calls against the reference',
-      tier: 'core',
-      trap: 'random-core',
-      hint: 'A short random sequence of calls disagrees with the reference; the counterexample shows the smallest one found.',
-      fixtures: { clock: fakeClock(0) },
-      property: { calls: randomCalls(false), numRuns: 40 },
-    },
+    ),
+    contract('random-core', 0, { property: { calls: randomCalls(false), numRuns: 40 } }),
     {
       name: 'requests of different costs',
       tier: 'follow-up',
@@ -578,9 +510,7 @@ export default defineSuite({
       fixtures: { clock: fakeClock(500) },
       ...script()
         .limiter(3, 1)
-        .allow('k', no(3, 500, Infinity), 4)
-        .allow('k', no(3, 500, Infinity), 1e15)
-        .peek('k', no(3, 500, Infinity), 2 ** 60)
+        .neverFits(4, no(3, 500, Infinity))
         .allow('k', ok(0, 3500, 500), 3)
         .allow('k', no(0, 3500, Infinity), 4)
         .advance(600)
@@ -700,51 +630,29 @@ export default defineSuite({
         .allow('a', ok(0, 5500, 3500))
         .done(),
     },
-    {
-      name: 'keys named like object properties',
-      tier: 'follow-up',
-      trap: 'prototype-keys',
-      hint: 'Follow-up: a key can be any string, including names every JavaScript object already answers to. Is your store really empty when it is created?',
-      fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script().limiter(1, 1);
-        const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-        for (const name of names) s.peek(name, ok(0, 1000, 0)).allow(name, ok(0, 1000, 0));
-        for (const name of names) s.allow(name, no(0, 1000, 1000));
-        return s.done();
-      })(),
-    },
+    contract(
+      'prototype-keys',
+      0,
+      script()
+        .limiter(1, 1)
+        .propertyKeys(ok(0, 1000, 0), no(0, 1000, 1000))
+        .done(),
+    ),
     {
       name: 'settings and costs out of range',
       tier: 'follow-up',
       trap: 'bad-input',
       hint: 'Follow-up: a capacity and a cost are positive whole numbers, and a rate is a positive finite number (a decimal is fine). Throw a RangeError for anything else (0, negative, fractional where it must be whole, NaN, Infinity), before anything changes.',
       fixtures: { clock: fakeClock(0) },
-      ...(() => {
-        const s = script();
-        const bad: [number, number][] = [
-          [0, 1],
-          [-1, 1],
-          [2.5, 1],
-          [NaN, 1],
-          [Infinity, 1],
-          [2, 0],
-          [2, -1],
-          [2, NaN],
-          [2, Infinity],
-          [2, -Infinity],
-        ];
-        // A constructor that throws leaves no instance, so each bad one gets an index of its own.
-        for (const [capacity, rate] of bad) s.limiter(capacity, rate, THROWS);
-        s.limiter(2, 0.5);
-        for (const cost of [0, -1, 1.5, NaN, Infinity, -Infinity]) s.allow('k', THROWS, cost);
-        for (const cost of [0, 0.25, NaN]) s.peek('k', THROWS, cost);
-        return s
-          .allow('k', ok(1, 2000, 0))
-          .allow('k', no(1, 2000, 2000), 2)
-          .allow('k', ok(0, 4000, 0), 1)
-          .done();
-      })(),
+      // A constructor that throws leaves no instance: each bad one takes an index of its own.
+      ...script()
+        .badSettings([2, 1], [BAD_WHOLE, BAD_RATES])
+        .limiter(2, 0.5)
+        .badCosts('k')
+        .allow('k', ok(1, 2000, 0))
+        .allow('k', no(1, 2000, 2000), 2)
+        .allow('k', ok(0, 4000, 0), 1)
+        .done(),
     },
     {
       name: 'random calls with costs, keys, decimal rates and a clock that steps back',
