@@ -8,6 +8,11 @@ import { recentCounter, runNpm, scratchDir, unwrapped } from './helpers.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
+/** A correct body for recentCounter's ping. */
+const correctPing = `
+    this.times.push(t);
+    while (this.times[0] < t - this.window) this.times.shift();
+    return this.times.length;`;
 let repo: string;
 
 const npm = (args: string[], env: Record<string, string> = {}) => runNpm(repo, args, { env });
@@ -72,7 +77,9 @@ describe('npm run grade / kata / list', () => {
   });
 
   test('an infinite loop is a time limit and every other problem is still graded', () => {
-    setSolution(recentCounter('for (;;) {}'));
+    // The loop is in the statement's example alone (no other written case of 933 pings 100): one
+    // case runs to its deadline, not every case until the problem's budget is spent.
+    setSolution(recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`));
     const { stdout } = npm(['grade', '--', '--json']);
     const problems = JSON.parse(stdout).problems as { dir: string; verdict: string }[];
     expect(problems.find((p) => p.dir === DIR933)?.verdict).toBe('time-limit-exceeded');
@@ -84,8 +91,11 @@ describe('npm run grade / kata / list', () => {
   });
 
   test('a memory hog is a memory limit', () => {
+    // As the loop above: the hog is in the statement's example alone.
     setSolution(
-      recentCounter('const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t));'),
+      recentCounter(
+        `if (t === 100) { const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t)); } ${correctPing}`,
+      ),
     );
     expect(npm(['grade', '--', '933']).stdout).toMatch(/Memory Limit Exceeded/);
   });
@@ -132,7 +142,9 @@ describe('npm run grade / kata / list', () => {
 
   test('grade --dir judges solutions kept elsewhere and records no progress', () => {
     const before = existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '';
-    const { stdout } = npm(['grade', '--', '--dir', 'solutions', '--json']);
+    // Two problems, a class and a function: every reference is judged with all its follow-ups by
+    // the problems' own tests (test/problem-checks.ts); here it is --dir that is tested.
+    const { stdout } = npm(['grade', '--', '--dir', 'solutions', '933', '239', '--json']);
     const problems = JSON.parse(stdout).problems as {
       dir: string;
       verdict: string;
@@ -148,6 +160,7 @@ describe('npm run grade / kata / list', () => {
       expect(p.verdict, failed).toBe('accepted');
       expect(p.followUps.passed, failed).toBe(p.followUps.total);
     }
+    expect(problems.map((p) => p.dir)).toEqual([DIR933, '239-sliding-window-maximum']);
     expect(existsSync(progressFile()) ? readFileSync(progressFile(), 'utf8') : '').toBe(before);
   });
 
