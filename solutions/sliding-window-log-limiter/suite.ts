@@ -11,10 +11,11 @@
 import fc from 'fast-check';
 import { fakeClock } from '../../harness/fixtures.ts';
 import { defineSuite, fixture, type Call, type Encoded } from '../../harness/suite.ts';
-import type { RateLimitResult } from '../../problems/rate-limiter-contract.ts';
 import {
   CallScript,
   longKey,
+  no,
+  ok,
   THROWS,
   limiterPicture,
   type LimiterPicture,
@@ -23,16 +24,6 @@ import { SlidingWindowLogLimiter } from './solution.ts';
 
 const CLASS = 'SlidingWindowLogLimiter';
 const CLOCK = fixture('clock');
-
-/** An allowed answer at `now`. */
-function yes(remaining: number, resetAt: number, now: number): RateLimitResult {
-  return { allowed: true, remaining, resetAt, retryAt: now };
-}
-
-/** A denied answer. */
-function no(remaining: number, resetAt: number, retryAt: number): RateLimitResult {
-  return { allowed: false, remaining, resetAt, retryAt };
-}
 
 type Step = [method: string, args: unknown[], expected: unknown];
 
@@ -251,15 +242,15 @@ export default defineSuite({
       ...limiter(
         2,
         1000,
-        allow('a', yes(1, 1000, 0)),
+        allow('a', ok(1, 1000, 0)),
         wait(300),
-        allow('a', yes(0, 1300, 300)),
+        allow('a', ok(0, 1300, 300)),
         wait(400),
         allow('a', no(0, 1300, 1000)),
         wait(300),
-        allow('a', yes(0, 2000, 1000)),
+        allow('a', ok(0, 2000, 1000)),
         peek('a', no(0, 2000, 1300)),
-        peek('b', yes(1, 2000, 1000)),
+        peek('b', ok(1, 2000, 1000)),
       ),
     },
     {
@@ -270,14 +261,14 @@ export default defineSuite({
       ...limiter(
         3,
         100,
-        allow('x', yes(2, 5100, 5000)),
-        allow('x', yes(1, 5100, 5000)),
-        allow('x', yes(0, 5100, 5000)),
+        allow('x', ok(2, 5100, 5000)),
+        allow('x', ok(1, 5100, 5000)),
+        allow('x', ok(0, 5100, 5000)),
         allow('x', no(0, 5100, 5100)),
         wait(99),
         allow('x', no(0, 5100, 5100)),
         wait(1),
-        allow('x', yes(2, 5200, 5100)),
+        allow('x', ok(2, 5200, 5100)),
       ),
     },
     {
@@ -293,25 +284,25 @@ export default defineSuite({
         ],
         on(
           0,
-          allow('a', yes(1, 11_000, 10_000)),
+          allow('a', ok(1, 11_000, 10_000)),
           at(10_500),
-          allow('a', yes(0, 11_500, 10_500)),
+          allow('a', ok(0, 11_500, 10_500)),
           at(10_999),
           allow('a', no(0, 11_500, 11_000)),
           at(11_000),
-          allow('a', yes(0, 12_000, 11_000)),
+          allow('a', ok(0, 12_000, 11_000)),
           at(11_499),
           peek('a', no(0, 12_000, 11_500)),
           at(11_500),
-          peek('a', yes(0, 12_500, 11_500)),
+          peek('a', ok(0, 12_500, 11_500)),
         ),
         on(
           1,
-          allow('a', yes(1, 11_501, 11_500)),
-          allow('a', yes(0, 11_501, 11_500)),
+          allow('a', ok(1, 11_501, 11_500)),
+          allow('a', ok(0, 11_501, 11_500)),
           allow('a', no(0, 11_501, 11_501)),
           wait(1),
-          allow('a', yes(1, 11_502, 11_501)),
+          allow('a', ok(1, 11_502, 11_501)),
         ),
       ),
     },
@@ -324,20 +315,20 @@ export default defineSuite({
       ...limiter(
         3,
         1000,
-        allow('a', yes(2, 1000, 0)),
+        allow('a', ok(2, 1000, 0)),
         at(200),
-        allow('a', yes(1, 1200, 200)),
+        allow('a', ok(1, 1200, 200)),
         at(500),
-        allow('a', yes(0, 1500, 500)),
+        allow('a', ok(0, 1500, 500)),
         at(600),
         allow('a', no(0, 1500, 1000)),
         peek('a', no(0, 1500, 1000)),
         at(1000),
-        allow('a', yes(0, 2000, 1000)),
+        allow('a', ok(0, 2000, 1000)),
         at(1100),
         allow('a', no(0, 2000, 1200)),
         at(1200),
-        allow('a', yes(0, 2200, 1200)),
+        allow('a', ok(0, 2200, 1200)),
         at(1300),
         allow('a', no(0, 2200, 1500)),
       ),
@@ -351,19 +342,19 @@ export default defineSuite({
       ...limiter(
         2,
         1000,
-        allow('a', yes(1, 4000, 3000)),
+        allow('a', ok(1, 4000, 3000)),
         at(3100),
-        allow('a', yes(0, 4100, 3100)),
+        allow('a', ok(0, 4100, 3100)),
         at(3500),
         allow('a', no(0, 4100, 4000)),
         at(3900),
         allow('a', no(0, 4100, 4000)),
         at(4000),
-        allow('a', yes(0, 5000, 4000)),
+        allow('a', ok(0, 5000, 4000)),
         at(4050),
         allow('a', no(0, 5000, 4100)),
         at(4100),
-        allow('a', yes(0, 5100, 4100)),
+        allow('a', ok(0, 5100, 4100)),
       ),
     },
     {
@@ -375,24 +366,24 @@ export default defineSuite({
       ...limiter(
         5,
         1000,
-        allow('a', yes(4, 21_000, 20_000)),
-        allow('a', yes(3, 21_000, 20_000)),
-        allow('a', yes(2, 21_000, 20_000)),
-        allow('a', yes(1, 21_000, 20_000)),
+        allow('a', ok(4, 21_000, 20_000)),
+        allow('a', ok(3, 21_000, 20_000)),
+        allow('a', ok(2, 21_000, 20_000)),
+        allow('a', ok(1, 21_000, 20_000)),
         at(20_500),
-        allow('a', yes(0, 21_500, 20_500)),
+        allow('a', ok(0, 21_500, 20_500)),
         allow('a', no(0, 21_500, 21_000)),
         peek('a', no(0, 21_500, 21_000)),
         at(20_999),
         allow('a', no(0, 21_500, 21_000)),
         at(21_000),
-        allow('a', yes(3, 22_000, 21_000)),
-        allow('a', yes(2, 22_000, 21_000)),
-        allow('a', yes(1, 22_000, 21_000)),
-        allow('a', yes(0, 22_000, 21_000)),
+        allow('a', ok(3, 22_000, 21_000)),
+        allow('a', ok(2, 22_000, 21_000)),
+        allow('a', ok(1, 22_000, 21_000)),
+        allow('a', ok(0, 22_000, 21_000)),
         allow('a', no(0, 22_000, 21_500)),
         at(21_500),
-        allow('a', yes(0, 22_500, 21_500)),
+        allow('a', ok(0, 22_500, 21_500)),
         allow('a', no(0, 22_500, 22_000)),
       ),
     },
@@ -405,17 +396,17 @@ export default defineSuite({
       ...limiter(
         2,
         1000,
-        allow('a', yes(1, 1000, 0)),
-        allow('a', yes(0, 1000, 0)),
-        allow('b', yes(1, 1000, 0)),
+        allow('a', ok(1, 1000, 0)),
+        allow('a', ok(0, 1000, 0)),
+        allow('b', ok(1, 1000, 0)),
         at(500),
-        allow('b', yes(0, 1500, 500)),
+        allow('b', ok(0, 1500, 500)),
         allow('a', no(0, 1000, 1000)),
         allow('b', no(0, 1500, 1000)),
-        peek('c', yes(1, 1500, 500)),
+        peek('c', ok(1, 1500, 500)),
         at(1000),
-        allow('a', yes(1, 2000, 1000)),
-        allow('b', yes(0, 2000, 1000)),
+        allow('a', ok(1, 2000, 1000)),
+        allow('b', ok(0, 2000, 1000)),
         peek('b', no(0, 2000, 1500)),
       ),
     },
@@ -430,11 +421,11 @@ export default defineSuite({
           [1, 1000],
           [2, 500],
         ],
-        on(0, allow('a', yes(0, 1000, 0))),
-        on(1, allow('a', yes(1, 500, 0))),
+        on(0, allow('a', ok(0, 1000, 0))),
+        on(1, allow('a', ok(1, 500, 0))),
         on(0, allow('a', no(0, 1000, 1000))),
-        on(1, allow('a', yes(0, 500, 0)), at(500), allow('a', yes(1, 1000, 500))),
-        on(0, allow('a', no(0, 1000, 1000)), at(1000), allow('a', yes(0, 2000, 1000))),
+        on(1, allow('a', ok(0, 500, 0)), at(500), allow('a', ok(1, 1000, 500))),
+        on(0, allow('a', no(0, 1000, 1000)), at(1000), allow('a', ok(0, 2000, 1000))),
       ),
     },
     {
@@ -446,12 +437,12 @@ export default defineSuite({
       ...limiter(
         2,
         60_000,
-        allow('a', yes(1, 4_000_000_060_000, 4_000_000_000_000)),
+        allow('a', ok(1, 4_000_000_060_000, 4_000_000_000_000)),
         wait(30_000),
-        allow('a', yes(0, 4_000_000_090_000, 4_000_000_030_000)),
+        allow('a', ok(0, 4_000_000_090_000, 4_000_000_030_000)),
         allow('a', no(0, 4_000_000_090_000, 4_000_000_060_000)),
         wait(30_000),
-        allow('a', yes(0, 4_000_000_120_000, 4_000_000_060_000)),
+        allow('a', ok(0, 4_000_000_120_000, 4_000_000_060_000)),
       ),
     },
     {
@@ -463,20 +454,20 @@ export default defineSuite({
       ...limiter(
         2,
         1000,
-        peek('a', yes(1, 8000, 7000)),
-        peek('a', yes(1, 8000, 7000)),
-        peek('a', yes(1, 8000, 7000)),
-        allow('a', yes(1, 8000, 7000)),
+        peek('a', ok(1, 8000, 7000)),
+        peek('a', ok(1, 8000, 7000)),
+        peek('a', ok(1, 8000, 7000)),
+        allow('a', ok(1, 8000, 7000)),
         at(7200),
-        peek('a', yes(0, 8200, 7200)),
-        peek('a', yes(0, 8200, 7200)),
-        allow('a', yes(0, 8200, 7200)),
+        peek('a', ok(0, 8200, 7200)),
+        peek('a', ok(0, 8200, 7200)),
+        allow('a', ok(0, 8200, 7200)),
         peek('a', no(0, 8200, 8000)),
         allow('a', no(0, 8200, 8000)),
         at(8000),
-        peek('a', yes(0, 9000, 8000)),
-        peek('a', yes(0, 9000, 8000)),
-        allow('a', yes(0, 9000, 8000)),
+        peek('a', ok(0, 9000, 8000)),
+        peek('a', ok(0, 9000, 8000)),
+        allow('a', ok(0, 9000, 8000)),
       ),
     },
     {
@@ -488,23 +479,23 @@ export default defineSuite({
       ...limiter(
         3,
         1000,
-        peek('a', yes(2, 51_000, 50_000)),
-        allow('a', yes(2, 51_000, 50_000)),
+        peek('a', ok(2, 51_000, 50_000)),
+        allow('a', ok(2, 51_000, 50_000)),
         at(50_400),
-        allow('a', yes(1, 51_400, 50_400)),
+        allow('a', ok(1, 51_400, 50_400)),
         at(50_900),
-        peek('a', yes(0, 51_900, 50_900)),
+        peek('a', ok(0, 51_900, 50_900)),
         at(51_000),
-        peek('a', yes(1, 52_000, 51_000)),
-        allow('a', yes(1, 52_000, 51_000)),
-        allow('a', yes(0, 52_000, 51_000)),
+        peek('a', ok(1, 52_000, 51_000)),
+        allow('a', ok(1, 52_000, 51_000)),
+        allow('a', ok(0, 52_000, 51_000)),
         allow('a', no(0, 52_000, 51_400)),
         at(51_400),
-        peek('a', yes(0, 52_400, 51_400)),
+        peek('a', ok(0, 52_400, 51_400)),
         at(52_000),
-        peek('a', yes(2, 53_000, 52_000)),
+        peek('a', ok(2, 53_000, 52_000)),
         at(60_000),
-        allow('a', yes(2, 61_000, 60_000)),
+        allow('a', ok(2, 61_000, 60_000)),
       ),
     },
     {
@@ -526,22 +517,22 @@ export default defineSuite({
       ...limiter(
         5,
         1000,
-        allow('a', yes(4, 1000, 0)),
+        allow('a', ok(4, 1000, 0)),
         at(100),
-        allow('a', yes(2, 1100, 100), 2),
+        allow('a', ok(2, 1100, 100), 2),
         at(200),
-        allow('a', yes(0, 1200, 200), 2),
+        allow('a', ok(0, 1200, 200), 2),
         at(300),
         allow('a', no(0, 1200, 1100), 3),
         peek('a', no(0, 1200, 1000), 1),
         peek('a', no(0, 1200, 1200), 5),
         at(1000),
         allow('a', no(1, 1200, 1100), 3),
-        allow('a', yes(0, 2000, 1000), 1),
+        allow('a', ok(0, 2000, 1000), 1),
         at(1100),
         allow('a', no(2, 2000, 1200), 3),
         at(1200),
-        allow('a', yes(1, 2200, 1200), 3),
+        allow('a', ok(1, 2200, 1200), 3),
       ),
     },
     {
@@ -553,12 +544,12 @@ export default defineSuite({
       ...limiter(
         4,
         1000,
-        allow('a', yes(1, 1000, 0), 3),
+        allow('a', ok(1, 1000, 0), 3),
         allow('a', no(1, 1000, 1000), 2),
         peek('a', no(1, 1000, 1000), 2),
-        allow('a', yes(0, 1000, 0)),
+        allow('a', ok(0, 1000, 0)),
         at(500),
-        allow('b', yes(1, 1500, 500), 3),
+        allow('b', ok(1, 1500, 500), 3),
         peek('b', no(1, 1500, 1500), 4),
         allow('b', no(1, 1500, 1500), 2),
       ),
@@ -575,13 +566,13 @@ export default defineSuite({
       ...limiter(
         4,
         100,
-        allow('k', yes(3, 100, 0)),
+        allow('k', ok(3, 100, 0)),
         at(1),
-        allow('k', yes(2, 101, 1)),
+        allow('k', ok(2, 101, 1)),
         at(2),
-        allow('k', yes(1, 102, 2)),
+        allow('k', ok(1, 102, 2)),
         at(3),
-        allow('k', yes(0, 103, 3)),
+        allow('k', ok(0, 103, 3)),
         at(102),
         allow('k', no(3, 103, 103), 4),
       ),
@@ -598,11 +589,11 @@ export default defineSuite({
         allow('a', no(3, 0, Infinity), 4),
         peek('a', no(3, 0, Infinity), 1e9),
         allow('a', no(3, 0, Infinity), 1e15),
-        allow('a', yes(2, 1000, 0)),
+        allow('a', ok(2, 1000, 0)),
         at(400),
         allow('a', no(2, 1000, Infinity), 4),
         allow('a', no(2, 1000, 1000), 3),
-        allow('a', yes(0, 1400, 400), 2),
+        allow('a', ok(0, 1400, 400), 2),
       ),
     },
     {
@@ -616,10 +607,10 @@ export default defineSuite({
       ...limiter(
         3,
         100,
-        allow('a', yes(2, 1100, 1000)),
-        allow('b', yes(2, 1100, 1000)),
-        allow('c', yes(2, 1100, 1000)),
-        allow('d', yes(2, 1100, 1000)),
+        allow('a', ok(2, 1100, 1000)),
+        allow('b', ok(2, 1100, 1000)),
+        allow('c', ok(2, 1100, 1000)),
+        allow('d', ok(2, 1100, 1000)),
         at(1100),
         allow('d', no(3, 1100, Infinity), 4),
       ),
@@ -633,23 +624,23 @@ export default defineSuite({
       ...limiter(
         2,
         1000,
-        allow('a', yes(1, 6000, 5000)),
+        allow('a', ok(1, 6000, 5000)),
         at(3000),
-        allow('a', yes(0, 6000, 5000)),
+        allow('a', ok(0, 6000, 5000)),
         at(5500),
         allow('a', no(0, 6000, 6000)),
         at(6000),
-        peek('a', yes(1, 7000, 6000)),
+        peek('a', ok(1, 7000, 6000)),
         at(9000),
-        peek('b', yes(1, 10_000, 9000)),
+        peek('b', ok(1, 10_000, 9000)),
         at(6500),
-        allow('a', yes(1, 10_000, 9000)),
+        allow('a', ok(1, 10_000, 9000)),
         at(9999),
-        allow('a', yes(0, 10_999, 9999)),
+        allow('a', ok(0, 10_999, 9999)),
         at(0),
         allow('a', no(0, 10_999, 10_000)),
         at(10_000),
-        allow('a', yes(0, 11_000, 10_000)),
+        allow('a', ok(0, 11_000, 10_000)),
       ),
     },
     {
@@ -681,8 +672,8 @@ export default defineSuite({
               allow('a', { throws: 'RangeError' }, cost),
             ),
             ...[0, 2.5, -Infinity].map((cost) => peek('a', { throws: 'RangeError' }, cost)),
-            allow('a', yes(1, 1000, 0)),
-            allow('a', yes(0, 1000, 0)),
+            allow('a', ok(1, 1000, 0)),
+            allow('a', ok(0, 1000, 0)),
             allow('a', no(0, 1000, 1000)),
           ),
         ),
@@ -721,7 +712,7 @@ export default defineSuite({
         // Heavy request i at t = i: the window fills up.
         for (let i = 0; i < SCALE_REQUESTS; i++) {
           if (i > 0) emit(tick);
-          heavy.expected = yes(SCALE_LIMIT - (i + 1) * SCALE_COST, i + SCALE_WINDOW, i);
+          heavy.expected = ok(SCALE_LIMIT - (i + 1) * SCALE_COST, i + SCALE_WINDOW, i);
           emit(heavy);
         }
         // Full: the oldest unit is heavy request 0's, which leaves at t = W.
@@ -737,7 +728,7 @@ export default defineSuite({
           let room = a * SCALE_COST - (a - 1) * SCALE_ALLOWS;
           for (let s = 0; s < SCALE_ALLOWS; s++) {
             room -= 1;
-            allowK.expected = yes(room, t + SCALE_WINDOW, t);
+            allowK.expected = ok(room, t + SCALE_WINDOW, t);
             emit(allowK);
           }
           // One unit more than is left waits for the oldest unit to leave: the next heavy
@@ -778,11 +769,7 @@ export default defineSuite({
           emit({
             method: 'allow',
             args: [HOT],
-            expected: yes(
-              nextHot === 0 ? MEMORY_LIMIT - 1 : MEMORY_LIMIT - 2,
-              t + MEMORY_WINDOW,
-              t,
-            ),
+            expected: ok(nextHot === 0 ? MEMORY_LIMIT - 1 : MEMORY_LIMIT - 2, t + MEMORY_WINDOW, t),
           });
           nextHot += HOT_EVERY;
         };
@@ -809,7 +796,7 @@ export default defineSuite({
             // Even keys never come back: only a clean-up that looks for idle keys forgets them.
             if (peeked % 2 === 0) continue;
             call.args[0] = old[peeked % OLD_KEPT] as string;
-            call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+            call.expected = ok(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
             emit(call);
           }
           call.method = 'allow';
@@ -823,7 +810,7 @@ export default defineSuite({
           const key = tokenKey(i, OLD_FILLER);
           old[i % OLD_KEPT] = key;
           call.args[0] = key;
-          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          call.expected = ok(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
         while (peeked < MEMORY_OLD_KEYS) {
@@ -837,7 +824,7 @@ export default defineSuite({
           // Even calls allow a new key; odd ones peek at a key never seen, which must leave nothing.
           call.method = i % 2 === 0 ? 'allow' : 'peek';
           call.args[0] = tokenKey(i, i % 2 === 0 ? NEW_FILLER : PEEK_FILLER);
-          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          call.expected = ok(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
         // The other traffic stops; a window later, one allow and then peeks at keys never seen, in
@@ -846,7 +833,7 @@ export default defineSuite({
         for (let i = 0; i < MEMORY_LAST_CALLS; i++) {
           call.method = i === 0 ? 'allow' : 'peek';
           call.args[0] = tokenKey(MEMORY_NEW_CALLS + i, i === 0 ? NEW_FILLER : PEEK_FILLER);
-          call.expected = yes(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
+          call.expected = ok(MEMORY_LIMIT - 1, t + MEMORY_WINDOW, t);
           emit(call);
         }
       },
