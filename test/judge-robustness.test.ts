@@ -5,15 +5,20 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ChildSession, cpuTimeMs } from '../harness/judge/child-session.ts';
 import { runnerBundle, workerBundle } from '../harness/judge/compile.ts';
-import { judge, killDeadline } from '../harness/judge/judge.ts';
+import { judge, killDeadline, type JudgeOptions } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
 import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 
 const problem = findProblem(loadProblems(), '933')!;
 const dir = scratchDir('robustness');
 
-async function judgeSource(name: string, source: string, budgetMs?: number) {
-  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source), budgetMs });
+/** Judges `source` as a learner's file named `name`, with any of the judge's options. */
+async function judgeSource(
+  name: string,
+  source: string,
+  options: Pick<JudgeOptions, 'budgetMs' | 'followUps' | 'stopAtLimit'> = {},
+) {
+  return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source), ...options });
 }
 
 const correctPing = `
@@ -41,7 +46,7 @@ describe('untrusted learner code', () => {
     const report = await judgeSource(
       'loop-method',
       recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
-      killDeadline(1000) + 500,
+      { budgetMs: killDeadline(1000) + 500 },
     );
     expect(report.verdict).toBe('time-limit-exceeded');
     const statuses = report.cases.map((c) => c.status);
@@ -54,16 +59,11 @@ describe('untrusted learner code', () => {
   });
 
   test('with stopAtLimit, a loop is stopped at the limit itself, and its verdict is the same', async () => {
-    const report = await judge({
-      problem,
-      solutionFile: writeLearnerFile(
-        dir,
-        'loop-at-limit.ts',
-        recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
-      ),
-      budgetMs: 1000 + 500,
-      stopAtLimit: true,
-    });
+    const report = await judgeSource(
+      'loop-at-limit',
+      recentCounter(`if (t === 100) { for (;;) {} } ${correctPing}`),
+      { budgetMs: 1000 + 500, stopAtLimit: true },
+    );
     expect(report.verdict).toBe('time-limit-exceeded');
     const stopped = report.cases.find((c) => c.status === 'time-limit-exceeded');
     expect(stopped?.ms).toBeGreaterThanOrEqual(1000);
@@ -74,7 +74,7 @@ describe('untrusted learner code', () => {
   test('an infinite loop in the constructor is a time limit within the problem budget', async () => {
     const source = `export class RecentCounter { constructor() { for (;;) {} } ping(t: number) { return t; } }`;
     // A budget of two hung cases rather than the default's four: what counts is that it stops.
-    const report = await judgeSource('loop-ctor', source, 2 * killDeadline(1000));
+    const report = await judgeSource('loop-ctor', source, { budgetMs: 2 * killDeadline(1000) });
     expect(report.verdict).toBe('time-limit-exceeded');
     // Stopped by the budget, which counts CPU time, and not by the problem's wall-time backstop
     // (PROBLEM_WALL_MS), which a busy machine may reach: the test once held the wall time under
@@ -95,7 +95,7 @@ describe('untrusted learner code', () => {
     const report = await judgeSource(
       'hog',
       recentCounter(`const hog: number[][] = []; for (;;) hog.push(new Array(1000).fill(t));`),
-      1,
+      { budgetMs: 1 },
     );
     expect(report.verdict).toBe('memory-limit-exceeded');
   });
@@ -194,15 +194,11 @@ describe('untrusted learner code', () => {
 
   test('what the learner prints is captured, not mixed into the report', async () => {
     // Without the follow-ups: printing on each of their million pings proves nothing more.
-    const report = await judge({
-      problem,
-      solutionFile: writeLearnerFile(
-        dir,
-        'prints.ts',
-        recentCounter(`console.log('debug', t); ${correctPing}`),
-      ),
-      followUps: () => false,
-    });
+    const report = await judgeSource(
+      'prints',
+      recentCounter(`console.log('debug', t); ${correctPing}`),
+      { followUps: () => false },
+    );
     expect(report.verdict).toBe('accepted');
     expect(report.output).toMatch(/debug 1/);
   });
