@@ -92,3 +92,33 @@ describe('answers leave the realm as copies', () => {
     expect(value(realm, 'echo', [{ a: [1, Infinity] }])).toEqual({ a: [1, Infinity] });
   });
 });
+
+describe('learner code that replaces built-ins after it loads', () => {
+  test('bends nothing the bridge does for it: its instance and its arguments arrive whole', () => {
+    // Loaded first, so every later call of the bridge meets these: a push that drops, a list
+    // iterator that yields nothing, and setters on the first indices of every list that swallow
+    // what is assigned there. The class itself uses no list.
+    const realm = new LearnerRealm();
+    const loaded = realm.load(
+      `var __kataLearner = (() => {
+        Array.prototype.push = function () { return 0; };
+        Array.prototype[Symbol.iterator] = function* () {};
+        for (let i = 0; i < 4; i++) {
+          Object.defineProperty(Array.prototype, i, { set() {}, get() { return undefined; } });
+        }
+        class K {
+          constructor(options) { this.options = options; }
+          read(key) { return this.options[key]; }
+        }
+        return { K };
+      })();`,
+      'learner-bundle.js',
+      'K',
+    );
+    expect(loaded).toEqual({ ok: true });
+    realm.reset(undefined);
+    expect(realm.construct(0, [{ limit: 3, name: 'k' }]).ok).toBe(true);
+    expect(value(realm, 'read', ['limit'])).toBe(3);
+    expect(value(realm, 'read', ['name'])).toBe('k');
+  });
+});

@@ -48,6 +48,7 @@ export function makeCalls(
   'use strict';
   const apply = Reflect.apply;
   const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
   const keysOf = Object.keys;
   const toText = String;
   const BaseError = Error;
@@ -120,7 +121,14 @@ export function makeCalls(
         // Called as LeetCode calls it: plainly, `this` undefined.
         if (learnerIsFunction)
           return reply(apply(Learner as () => unknown, undefined, rebuild(kinds, args)));
-        instances[target] = construct(Learner as new () => unknown, rebuild(kinds, args));
+        // Defined, not assigned: an assignment past the end would call a setter learner code may
+        // have put on Array.prototype, handing it the instance instead of keeping it.
+        defineProperty(instances, target, {
+          value: construct(Learner as new () => unknown, rebuild(kinds, args)),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
         out[1] = null;
         return 0;
       } catch (error) {
@@ -134,7 +142,10 @@ export function makeCalls(
         // The same method of the same instance, call after call: it was checked the first time.
         if (instance !== checkedInstance || method !== checkedMethod) {
           if (typeof instance?.[method] !== 'function') {
-            return call(target, method, '', ...[a, b].slice(0, count));
+            // Spelled out: spreading a list would call Array.prototype's iterator, which learner
+            // code may have replaced by now.
+            if (count === 0) return call(target, method, '');
+            return count === 1 ? call(target, method, '', a) : call(target, method, '', a, b);
           }
           checkedInstance = instance;
           checkedMethod = method;

@@ -32,6 +32,7 @@ export function makeFixtures(
   'use strict';
   const apply = Reflect.apply;
   const create = Object.create;
+  const defineProperty = Object.defineProperty;
   const hasOwn = Object.hasOwn;
   const keysOf = Object.keys;
   const isArray = Array.isArray;
@@ -78,15 +79,21 @@ export function makeFixtures(
     for (let i = 0; i < args.length; i++) {
       const kind = kinds[i];
       const arg = args[i];
-      built.push(
-        kind === 'f'
-          ? fixtures[arg as string]?.handle
-          : kind === 'j'
-            ? parse(arg as string, revive)
-            : kind === 'n'
-              ? parse(arg as string)
-              : arg,
-      );
+      // Defined, not pushed: learner code may have replaced Array.prototype.push by now, or put a
+      // setter on an index.
+      defineProperty(built, i, {
+        value:
+          kind === 'f'
+            ? fixtures[arg as string]?.handle
+            : kind === 'j'
+              ? parse(arg as string, revive)
+              : kind === 'n'
+                ? parse(arg as string)
+                : arg,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     return built;
   };

@@ -48,6 +48,8 @@ export function makeOutbox(): Outbox {
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const toText = String;
+  const apply = Reflect.apply;
+  const sliceText = String.prototype.slice;
   const RealmPromise = Promise;
   const BaseError = Error;
   const BaseTypeError = TypeError;
@@ -75,8 +77,10 @@ export function makeOutbox(): Outbox {
   // the time the decoded value, or a fresh Error of this realm, reaches learner code.
   const decode = async (answer: Promise<string>): Promise<unknown> => {
     const text = await answer;
-    if (text[0] === 'v') return parse(text.slice(1));
-    throw new BaseError(text.slice(1));
+    // String.prototype.slice as it was at setup: learner code may have replaced it by now.
+    const rest = apply(sliceText, text, [1]) as string;
+    if (text[0] === 'v') return parse(rest);
+    throw new BaseError(rest);
   };
   /** Queues a request of strings already checked and copied; returns its id. */
   const enqueue = (channel: string, copy: string[], length: number, chars: number): number => {
