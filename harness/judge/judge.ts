@@ -298,7 +298,8 @@ async function judgeCases(options: JudgeOptions): Promise<ProblemReport> {
   const runner = await runnerBundle(problem.suiteFile);
   const worker = await workerBundle();
   let key: string | undefined;
-  if (options.memo) {
+  // A judgement stopped at the limits tells less than a learner's report: it is never remembered.
+  if (options.memo && !options.stopAtLimit) {
     // Compiled first (from its cache, most often): its code is part of the key.
     const compiled = await compileLearner(solutionFile);
     if (compiled.ok) {
