@@ -181,8 +181,15 @@ const how = process.argv[2];
 const worker = how === 'worker' ? spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }) : undefined;
 console.log(JSON.stringify({ pid: server.pid, dir: server.dir, worker: worker?.pid }));
 if (how === 'hang' || how === 'worker') setInterval(() => {}, 1000);
-if (how === 'crash') setTimeout(() => { throw new Error('learner code crashed the judge'); }, 50);
-// 'return': nothing keeps the event loop alive, and stop() is never called.
+// 'crash' and 'return' die once the test has seen their server run (it closes their stdin), not
+// after a delay that a busy machine could outlast. 'return': then nothing keeps the event loop
+// alive, and stop() is never called.
+if (how === 'crash' || how === 'return') {
+  process.stdin.resume();
+  process.stdin.once('end', () => {
+    if (how === 'crash') throw new Error('learner code crashed the judge');
+  });
+}
 `,
   );
 
@@ -197,7 +204,7 @@ if (how === 'crash') setTimeout(() => { throw new Error('learner code crashed th
     test.concurrent(title, async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', owner, how], {
         cwd: REPO_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -221,6 +228,7 @@ if (how === 'crash') setTimeout(() => { throw new Error('learner code crashed th
       try {
         expect(running(pid)).toBe(true);
         if (exit === 'SIGKILL') child.kill('SIGKILL');
+        else child.stdin.end();
         // Generous bounds: four owners start at once on a loaded machine; a leak fails them all the same.
         const deadline = new Promise((resolve) =>
           setTimeout(() => resolve('still running'), 15_000),

@@ -338,23 +338,25 @@ describe.skipIf(!serverPath)("REDIS_URL: a confined user on the user's server", 
       ((await admin.sendCommand(['ACL', 'USERS'])) as string[]).filter((name) =>
         name.startsWith('window-katas-'),
       );
-    let left: string[];
     try {
       expect(await until(async () => (await judgeUsers()).length > 0, 20_000)).toBe(true);
-      left = await judgeUsers();
+      const first = (await judgeUsers())[0] as string;
       // Named after the grade's own process.
-      expect(parseJudgeUsername(left[0] as string)?.owner.pid).toBe(grade.pid);
+      expect(parseJudgeUsername(first)?.owner.pid).toBe(grade.pid);
       await new Promise((resolve) => setTimeout(resolve, 700));
       // Keys under its prefix, as a grade cut short may leave.
-      const id = parseJudgeUsername(left[0] as string)?.id as string;
+      const id = parseJudgeUsername(first)?.id as string;
       await admin.set(`window-katas:${id}:1:left`, 'behind');
       grade.kill('SIGKILL');
       expect((await grade.exited).signal).toBe('SIGKILL');
     } finally {
       grade.kill('SIGKILL');
     }
-    // Nobody could clean up: the user is still there.
-    expect(await judgeUsers()).toEqual(left);
+    // Nobody could clean up: its users are still there (read once it is dead: on a busy machine
+    // the second of them may be made after the first is seen).
+    const left = await judgeUsers();
+    expect(left.length).toBeGreaterThan(0);
+    for (const name of left) expect(parseJudgeUsername(name)?.owner.pid).toBe(grade.pid);
     // The next command on this host removes it, and its keys, before making its own.
     const next = await openRedis({ env: { REDIS_URL: users.url } });
     try {

@@ -161,7 +161,11 @@ async function userHome(url: string): Promise<RedisHome> {
   const judgement = async (n: number): Promise<RedisTarget> => {
     const keyPrefix = `${commandPrefix}${n}:`;
     const made: RestrictedUser[] = [];
+    // The users being made: a close that comes meanwhile (Ctrl-C) waits for them, so that a user
+    // made after it began is not left behind.
+    let making: Promise<void> = Promise.resolve();
     const close = async () => {
+      await making.catch(() => undefined);
       // The users first: deleting them disconnects their clients, so nothing writes while keys go.
       for (const user of made) await user.remove().catch(() => undefined);
       await deleteKeysWithPrefix(admin, keyPrefix).catch(() => 0);
@@ -172,13 +176,16 @@ async function userHome(url: string): Promise<RedisHome> {
       return (closing ??= close());
     };
     open.add(closeOnce);
-    try {
+    making = (async () => {
       for (const role of [LEARNER, 'checks'] as const) {
         const name = judgeUsername(id, undefined, { judgement: n, role });
         const rules = role === LEARNER ? aclRules : (p: string, pw: string, db: number) =>
           checksRules(p, pw, db, false); // prettier-ignore
         made.push(await createRestrictedUser(admin, url, keyPrefix, name, rules));
       }
+    })();
+    try {
+      await making;
     } catch (error) {
       await closeOnce();
       throw error;
