@@ -4,15 +4,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../harness/paths.ts';
-import { recentCounter, runNpm, scratchDir, unwrapped } from './helpers.ts';
+import { correctPing, recentCounter, runNpm, scratchDir, unwrapped } from './helpers.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
 
 const DIR933 = '933-number-of-recent-calls';
-/** A correct body for recentCounter's ping. */
-const correctPing = `
-    this.times.push(t);
-    while (this.times[0] < t - this.window) this.times.shift();
-    return this.times.length;`;
 let repo: string;
 
 const npm = (args: string[], env: Record<string, string> = {}) => runNpm(repo, args, { env });

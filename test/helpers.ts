@@ -32,6 +32,12 @@ export function writeLearnerFile(dir: string, name: string, source: string): str
 }
 
 /** A RecentCounter whose ping runs `body` (with `t` and `this.times` in scope). */
+/** A correct body for recentCounter's ping (933 with its window). */
+export const correctPing = `
+    this.times.push(t);
+    while (this.times[0] < t - this.window) this.times.shift();
+    return this.times.length;`;
+
 export function recentCounter(body: string, extra = ''): string {
   return `${extra}
 export class RecentCounter {

@@ -7,7 +7,7 @@ import { ChildSession, cpuTimeMs } from '../harness/judge/child-session.ts';
 import { runnerBundle, workerBundle } from '../harness/judge/compile.ts';
 import { judge, killDeadline, type JudgeOptions } from '../harness/judge/judge.ts';
 import { findProblem, loadProblems } from '../harness/judge/problems.ts';
-import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
+import { correctPing, recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 
 const problem = findProblem(loadProblems(), '933')!;
 const dir = scratchDir('robustness');
@@ -20,11 +20,6 @@ async function judgeSource(
 ) {
   return judge({ problem, solutionFile: writeLearnerFile(dir, `${name}.ts`, source), ...options });
 }
-
-const correctPing = `
-    this.times.push(t);
-    while (this.times[0] < t - this.window) this.times.shift();
-    return this.times.length;`;
 
 describe('untrusted learner code', () => {
   test('a child killed by the judge is dead at once: talking to it fails softly, never the judge', async () => {

@@ -23,17 +23,12 @@ import {
 import { checkerSetup, GLOBALS_FILE } from '../harness/judge/typecheck/setup.ts';
 import { PROBLEMS_DIR, REPO_ROOT, SCRATCH_DIR, SOLUTIONS_DIR } from '../harness/paths.ts';
 import { copyRepo } from '../scripts/lib/repo-copy.ts';
-import { recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
+import { correctPing, recentCounter, scratchDir, writeLearnerFile } from './helpers.ts';
 
 const problems = loadProblems();
 const problem933 = findProblem(problems, '933')!;
 const dir = scratchDir('typecheck');
 const shown = (file: string): string => path.relative(process.cwd(), file);
-
-const correctPing = `
-    this.times.push(t);
-    while (this.times[0] < t - this.window) this.times.shift();
-    return this.times.length;`;
 
 describe('type errors', () => {
   test('`const n: string = 5` is a compile error naming the file, line, column and message', async () => {
